@@ -1,0 +1,13 @@
+"""copilot parser (placeholder until the real parser lands)."""
+
+from __future__ import annotations
+
+from reviewcoord.bots.common import fallback_finding
+from reviewcoord.model import BotKey, ParsedComment, RawComment
+
+KEY: BotKey = "copilot"
+LOGINS: frozenset[str] = frozenset({"copilot-pull-request-reviewer[bot]", "copilot-pull-request-reviewer", "Copilot"})
+
+
+def parse(comment: RawComment) -> ParsedComment:
+    return fallback_finding(KEY, comment, "no parser yet")

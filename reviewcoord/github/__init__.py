@@ -1,0 +1,1 @@
+"""GitHub access: the Gateway protocol, its PyGithub adapter."""

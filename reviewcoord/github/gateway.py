@@ -1,0 +1,137 @@
+"""The seam between review-coordinator and GitHub.
+
+Everything the pipeline and the publishers need from GitHub goes through `Gateway`, in our own
+models; only `pygithub_gateway.py` imports PyGithub. Reads are *complete or raise*: a list method
+returns every item of every page, or raises `GatewayError` naming the endpoint — never a partial
+list, because a partial read could hide a blocker (fail closed).
+
+Writes raise `WriteForbidden` for 403 "Resource not accessible by integration" (a read-only
+token, e.g. on fork PRs) and `GatewayError` for anything else that failed after retries.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal, Protocol
+
+from reviewcoord.model import Frozen, RawComment
+
+StatusState = Literal["pending", "success", "failure", "error"]
+CheckStatus = Literal["queued", "in_progress", "completed"]
+CheckConclusion = Literal["success", "failure", "neutral", "cancelled", "action_required"]
+
+
+class PullInfo(Frozen):
+    """What we need of `GET /repos/{o}/{r}/pulls/{n}`."""
+
+    number: int
+    head_sha: str
+    head_ref: str = ""
+    base_ref: str
+    base_sha: str = ""
+    state: str = "open"
+    title: str = ""
+    html_url: str = ""
+    author_login: str = ""
+    author_type: str = "User"
+    head_repo: str | None = None  # full name; differs from base_repo on fork PRs
+    base_repo: str = ""
+
+
+class IssueComment(Frozen):
+    """An issue comment as far as the sticky publisher cares."""
+
+    id: int
+    body: str
+    author_login: str
+    html_url: str
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+class CheckRunRef(Frozen):
+    id: int
+    name: str
+    status: str
+    head_sha: str
+    html_url: str = ""
+    app_slug: str | None = None
+
+
+class Annotation(Frozen):
+    path: str
+    start_line: int
+    end_line: int
+    annotation_level: Literal["notice", "warning", "failure"]
+    title: str
+    message: str
+
+
+class CheckOutput(Frozen):
+    title: str
+    summary: str
+    text: str | None = None
+    annotations: tuple[Annotation, ...] = ()
+
+
+class Gateway(Protocol):
+    """What review-coordinator asks of GitHub. Lists are complete or raise GatewayError."""
+
+    # --- reads ---------------------------------------------------------------------------
+    def get_pull(self, number: int) -> PullInfo: ...
+
+    def list_reviews(self, number: int) -> list[RawComment]: ...
+
+    def list_review_comments(self, number: int) -> list[RawComment]: ...
+
+    def list_issue_comments(self, number: int) -> list[RawComment]: ...
+
+    def recent_comment_authors(self) -> list[tuple[str, str]]:
+        """(login, type) of the authors of the repository's most recent review comments and
+        issue comments (one page of each, newest first): used for `expected-bots: auto`."""
+        ...
+
+    def get_file(self, path: str, ref: str) -> str | None:
+        """A file's text at `ref` via the contents API, None when it does not exist."""
+        ...
+
+    def whoami(self) -> str | None:
+        """The token's login from `GET /user`, or None when the token may not ask (403:
+        GITHUB_TOKEN and installation tokens)."""
+        ...
+
+    def list_check_runs(self, sha: str, name: str) -> list[CheckRunRef]: ...
+
+    # --- writes --------------------------------------------------------------------------
+    def create_issue_comment(self, number: int, body: str) -> IssueComment: ...
+
+    def update_issue_comment(self, comment_id: int, body: str) -> IssueComment: ...
+
+    def delete_issue_comment(self, comment_id: int) -> None: ...
+
+    def create_status(
+        self, sha: str, state: StatusState, description: str, context: str, target_url: str | None
+    ) -> None: ...
+
+    def create_check_run(
+        self,
+        name: str,
+        head_sha: str,
+        status: CheckStatus,
+        output: CheckOutput | None = None,
+        conclusion: CheckConclusion | None = None,
+    ) -> CheckRunRef: ...
+
+    def update_check_run(
+        self,
+        check_run_id: int,
+        status: CheckStatus,
+        output: CheckOutput | None = None,
+        conclusion: CheckConclusion | None = None,
+    ) -> None: ...
+
+    # --- accounting ----------------------------------------------------------------------
+    @property
+    def request_count(self) -> int:
+        """HTTP requests sent so far (every attempt, including retries and 304s)."""
+        ...

@@ -1,0 +1,200 @@
+"""The data as it moves through the pipeline; the class names say how far along it is.
+
+RawComment (as read from one of three endpoints)
+  → ParsedComment (one bot's classification of it, with zero or more Finding)
+  → Group (findings at the same place, across bots)
+  → Verdict (ranked, bucketed, gated; its JSON is interface.md §5)
+
+All models are frozen: stages return new values, never mutate their inputs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Endpoint = Literal["review", "review_comment", "issue_comment"]
+Level = Literal["critical", "medium", "low"]
+CommentKind = Literal["finding", "clean", "in_progress", "noise"]
+Gate = Literal["block", "go"]
+SettleMode = Literal["fast", "full", "none"]
+
+# The four reviewers we judge, in display order. Keys are what users write in `expected-bots`.
+BotKey = Literal["codex", "copilot", "cursor", "claude"]
+BOT_KEYS: tuple[BotKey, ...] = ("codex", "copilot", "cursor", "claude")
+BOT_DISPLAY: dict[str, str] = {
+    "codex": "Codex",
+    "copilot": "Copilot",
+    "cursor": "Cursor",
+    "claude": "Claude",
+}
+
+LEVEL_RANK: dict[str, int] = {"critical": 3, "medium": 2, "low": 1}
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class RawComment(Frozen):
+    """One item from `pulls/N/reviews`, `pulls/N/comments` or `issues/N/comments`."""
+
+    endpoint: Endpoint
+    id: int
+    author_login: str
+    author_type: str = "User"  # "Bot" / "User" / "Organization" as GitHub says
+    body: str = ""
+    path: str | None = None
+    line: int | None = None
+    original_line: int | None = None
+    start_line: int | None = None
+    commit_id: str | None = None
+    original_commit_id: str | None = None
+    review_state: str | None = None  # reviews only; upper-case in REST
+    in_reply_to_id: int | None = None
+    pull_request_review_id: int | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None  # issue/review comments; reviews have submitted_at only
+    html_url: str = ""
+
+
+class Finding(Frozen):
+    """One problem one bot reported, with its own label and our normalised level."""
+
+    bot: BotKey
+    stable_id: str  # deterministic across runs; see `stable_finding_id`
+    native_id: str | None = None  # e.g. Bugbot's BUGBOT_BUG_ID
+    title: str
+    gist: str = ""  # first line of the explanation, for the one-line summary
+    severity_raw: str | None  # exactly as the bot wrote it, or None
+    severity: Level
+    file: str | None
+    line: int | None
+    line_end: int | None = None
+    url: str
+    endpoint: Endpoint
+    comment_id: int
+    reviewed_commit: str | None = None  # the commit the bot says it reviewed (prefix allowed)
+
+
+class ParsedComment(Frozen):
+    """A bot parser's reading of one comment: what kind it is and what it reports."""
+
+    kind: CommentKind
+    findings: tuple[Finding, ...] = ()
+    # The commit this comment says it is about (Codex "Reviewed commit", Bugbot "for commit").
+    reviewed_commit: str | None = None
+    # Set when a known bot's comment could not be classified and was kept as a medium finding.
+    parse_note: str | None = None
+    # Free text for logs: why this kind (e.g. "codex usage-limit notice").
+    reason: str = ""
+
+
+class Source(Frozen):
+    """One bot comment behind a verdict entry (interface §5 `sources[]`)."""
+
+    bot: BotKey
+    severity_raw: str | None
+    severity: Level
+    url: str
+    endpoint: Endpoint
+    stable_id: str
+    title: str
+
+
+class Group(Frozen):
+    """Findings from one or more bots that point at the same place."""
+
+    file: str | None
+    line: int | None
+    line_end: int | None
+    title: str
+    gist: str
+    severity: Level
+    agreement: int  # number of distinct bots
+    findings: tuple[Finding, ...]
+
+    @property
+    def spread(self) -> str:
+        """`Cursor:High Severity · Copilot:medium · Codex:P3`: every member's own label."""
+        parts = []
+        for f in self.findings:
+            label = f.severity_raw if f.severity_raw else f"{f.severity} (no label)"
+            parts.append(f"{BOT_DISPLAY[f.bot]}:{label}")
+        return " · ".join(parts)
+
+
+class VerdictFinding(Frozen):
+    """A ranked group as published (interface §5 `critical[]` / `advisory[]`)."""
+
+    id: str  # display id F1, F2, … (never `#1`: GitHub would link an issue)
+    file: str | None
+    line: int | None
+    line_end: int | None
+    title: str
+    severity: Level
+    agreement: int
+    sources: list[Source]
+    spread: str
+    gist: str = ""
+
+
+class ParseNote(Frozen):
+    bot: str
+    url: str
+    note: str
+
+
+class Verdict(Frozen):
+    """The product. `model_dump(mode="json")` is exactly interface.md §5 (plus added fields)."""
+
+    schema_: int = Field(default=1, alias="schema", serialization_alias="schema")
+    repo: str
+    pr: int
+    head_sha: str
+    cycle: int
+    settle: SettleMode
+    settled_on: list[str]
+    pending: list[str]
+    unknown_bots: list[str]
+    critical: list[VerdictFinding]
+    advisory: list[VerdictFinding]
+    gate: Gate
+    gate_reason: str
+    # Added fields (interface §5 allows additions):
+    expected_bots: list[str] = Field(default_factory=list)
+    parse_notes: list[ParseNote] = Field(default_factory=list)
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    def to_json_dict(self) -> dict[str, object]:
+        return self.model_dump(mode="json", by_alias=True)
+
+
+_WS = re.compile(r"\s+")
+_NON_WORD = re.compile(r"[^\w]+")
+
+
+def normalise_title(title: str) -> str:
+    """Case-, punctuation- and width-insensitive form of a title, for ids and grouping."""
+    text = unicodedata.normalize("NFKC", title).casefold()
+    text = _NON_WORD.sub(" ", text)
+    return _WS.sub(" ", text).strip()
+
+
+def stable_finding_id(bot: str, file: str | None, title: str, native_id: str | None) -> str:
+    """A finding's identity across review cycles.
+
+    A bot-native id wins (Bugbot re-posts the same BUGBOT_BUG_ID on later pushes); otherwise
+    bot + file + normalised title, so a finding that moves lines keeps its id.
+    """
+    if native_id:
+        key = f"{bot}|native|{native_id.strip().lower()}"
+    else:
+        key = f"{bot}|{file or ''}|{normalise_title(title)}"
+    return f"{bot}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:12]}"

@@ -1,0 +1,1 @@
+"""One publisher per GitHub surface: sticky comment, commit status, check run."""

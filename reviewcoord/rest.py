@@ -1,0 +1,113 @@
+"""GitHub REST JSON (as the API and replay snapshots hold it) → our models.
+
+Pure functions over untrusted dicts: a missing or mistyped field raises `ValueError` with the
+field's name, which callers turn into a clear error (snapshot) or a failed read (gateway).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from reviewcoord.github.gateway import IssueComment, PullInfo
+from reviewcoord.model import Endpoint, RawComment
+
+
+def _get(d: Any, *keys: str) -> Any:
+    cur = d
+    for key in keys:
+        if not isinstance(cur, dict):
+            return None
+        cur = cur.get(key)
+    return cur
+
+
+def _int(d: Any, key: str, *, required: bool = False) -> int | None:
+    value = _get(d, key)
+    if value is None and not required:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"field '{key}' must be an integer, got {type(value).__name__}")
+    return value
+
+
+def _str(d: Any, *keys: str, default: str | None = None) -> str | None:
+    value = _get(d, *keys)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise ValueError(f"field '{'.'.join(keys)}' must be a string, got {type(value).__name__}")
+    return value
+
+
+def _time(d: Any, key: str) -> datetime | None:
+    value = _str(d, key)
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise ValueError(f"field '{key}' is not an ISO 8601 time: {value[:40]!r}") from exc
+
+
+def raw_comment(endpoint: Endpoint, d: Any) -> RawComment:
+    """One item of `pulls/N/reviews`, `pulls/N/comments` or `issues/N/comments`."""
+    if not isinstance(d, dict):
+        raise ValueError(f"a {endpoint} item must be a JSON object, got {type(d).__name__}")
+    created = _time(d, "submitted_at") if endpoint == "review" else _time(d, "created_at")
+    return RawComment(
+        endpoint=endpoint,
+        id=_int(d, "id", required=True) or 0,
+        author_login=_str(d, "user", "login", default="ghost") or "ghost",
+        author_type=_str(d, "user", "type", default="User") or "User",
+        body=_str(d, "body", default="") or "",
+        path=_str(d, "path"),
+        line=_int(d, "line"),
+        original_line=_int(d, "original_line"),
+        start_line=_int(d, "start_line"),
+        commit_id=_str(d, "commit_id"),
+        original_commit_id=_str(d, "original_commit_id"),
+        review_state=_str(d, "state"),
+        in_reply_to_id=_int(d, "in_reply_to_id"),
+        pull_request_review_id=_int(d, "pull_request_review_id"),
+        created_at=created,
+        updated_at=_time(d, "updated_at") or created,
+        html_url=_str(d, "html_url", default="") or "",
+    )
+
+
+def pull_info(d: Any) -> PullInfo:
+    """`GET /repos/{o}/{r}/pulls/{n}`."""
+    if not isinstance(d, dict):
+        raise ValueError("the pull request must be a JSON object")
+    number = _int(d, "number", required=True)
+    head_sha = _str(d, "head", "sha")
+    if not head_sha:
+        raise ValueError("field 'head.sha' is missing")
+    return PullInfo(
+        number=number or 0,
+        head_sha=head_sha,
+        head_ref=_str(d, "head", "ref", default="") or "",
+        base_ref=_str(d, "base", "ref", default="") or "",
+        base_sha=_str(d, "base", "sha", default="") or "",
+        state=_str(d, "state", default="open") or "open",
+        title=_str(d, "title", default="") or "",
+        html_url=_str(d, "html_url", default="") or "",
+        author_login=_str(d, "user", "login", default="") or "",
+        author_type=_str(d, "user", "type", default="User") or "User",
+        head_repo=_str(d, "head", "repo", "full_name"),
+        base_repo=_str(d, "base", "repo", "full_name", default="") or "",
+    )
+
+
+def issue_comment(d: Any) -> IssueComment:
+    if not isinstance(d, dict):
+        raise ValueError("an issue comment must be a JSON object")
+    return IssueComment(
+        id=_int(d, "id", required=True) or 0,
+        body=_str(d, "body", default="") or "",
+        author_login=_str(d, "user", "login", default="ghost") or "ghost",
+        html_url=_str(d, "html_url", default="") or "",
+        created_at=_time(d, "created_at"),
+        updated_at=_time(d, "updated_at"),
+    )
