@@ -27,6 +27,9 @@ _LOGIN_TO_BOT: dict[str, BotKey] = {
 }
 
 
+_KEY_BY_NAME: dict[str, BotKey] = {key: key for key in PARSERS}
+
+
 def bot_for_login(login: str) -> BotKey | None:
     """The bot key for any spelling of a known reviewer's login, else None."""
     return _LOGIN_TO_BOT.get(login.strip().casefold())
@@ -36,7 +39,7 @@ def resolve_bot_name(name: str) -> BotKey | None:
     """`expected-bots` entries may be keys (`codex`) or logins (`cursor[bot]`)."""
     lowered = name.strip().casefold()
     if lowered in PARSERS:
-        return lowered  # type: ignore[return-value]
+        return bot_for_login(lowered) or _KEY_BY_NAME[lowered]
     return bot_for_login(lowered)
 
 

@@ -91,6 +91,11 @@ class Gateway(Protocol):
         issue comments (one page of each, newest first): used for `expected-bots: auto`."""
         ...
 
+    def get_commit_time(self, sha: str) -> datetime | None:
+        """When the head commit was made (`GET commits/{sha}`, committer date), None if unknown.
+        Issue comments that name no commit count for the head only when newer than this."""
+        ...
+
     def get_file(self, path: str, ref: str) -> str | None:
         """A file's text at `ref` via the contents API, None when it does not exist."""
         ...

@@ -1,0 +1,123 @@
+"""Running as the GitHub Action: environment → event → evaluation → outputs, summary, exit code.
+
+Exit codes: 0 for a verdict (block or go, unless `fail-on-block`), 1 for gate `error` or
+`fail-on-block` with block, 2 for a bad event or input (nothing written).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping
+
+from reviewcoord.actions_io import Log, append_summary, write_outputs, write_verdict_file
+from reviewcoord.errors import EventError, UsageError
+from reviewcoord.event import load_payload, resolve
+from reviewcoord.runner import ACTIONS_BOT, Outcome, RunRequest, evaluate
+from reviewcoord.settle import SystemClock
+
+# Inputs that map onto settings (interface §3); the rest are read here directly.
+SETTING_INPUTS = (
+    "cycle", "settle", "fast-timeout", "full-timeout", "poll-interval", "expected-bots",
+    "merge-patience", "format", "check-name", "status-context", "dry-run", "fail-on-block",
+)
+
+
+def action_input(env: Mapping[str, str], name: str) -> str:
+    """`INPUT_<NAME>`: upper-cased, hyphens kept (PLATFORM.md §3.2)."""
+    return env.get(f"INPUT_{name.upper()}", "").strip()
+
+
+def outputs_for(outcome: Outcome, verdict_file: str) -> dict[str, str]:
+    v = outcome.verdict
+    return {
+        "gate": outcome.gate,
+        "gate-reason": outcome.reason.replace("\n", " "),
+        "critical-count": str(len(v.critical)) if v else "0",
+        "advisory-count": str(len(v.advisory)) if v else "0",
+        "settled-on": ",".join(v.settled_on) if v else "",
+        "pending": ",".join(v.pending) if v else "",
+        "comment-url": outcome.comment_url,
+        "verdict-file": verdict_file,
+    }
+
+
+def deliver(outcome: Outcome, env: Mapping[str, str], log: Log, *, repo: str, pr: int) -> str:
+    """Job summary, verdict file and outputs: what a read-only token still delivers."""
+    from reviewcoord import render
+
+    notes = outcome.notes
+    if outcome.verdict is not None:
+        summary = render.job_summary(outcome.verdict, extra_notes=notes)
+        text = json.dumps(outcome.verdict.to_json_dict(), indent=2, ensure_ascii=False)
+    else:
+        summary = render.error_report(
+            repo=repo, pr=pr, head_sha=outcome.head_sha, problem=outcome.reason
+        )
+        text = json.dumps(
+            {"schema": 1, "repo": repo, "pr": pr, "head_sha": outcome.head_sha,
+             "gate": "error", "gate_reason": outcome.reason}, indent=2,
+        )
+    append_summary(env.get("GITHUB_STEP_SUMMARY"), summary)
+    path = write_verdict_file(env.get("RUNNER_TEMP"), pr, text + "\n")
+    write_outputs(env.get("GITHUB_OUTPUT"), outputs_for(outcome, path))
+    if outcome.verdict is not None and outcome.read_only:
+        # Annotations are the one more surface a read-only token has: the criticals first.
+        for f in outcome.verdict.critical:
+            log.error(f"{f.id} {f.title}", file=f.file, line=f.line, title="critical finding")
+    return path
+
+
+def write_spacing(env: Mapping[str, str]) -> float:
+    """Seconds between mutations: GitHub asks ≥ 1 s; tests against a local server set 0."""
+    try:
+        return max(0.0, float(env.get("REVIEWCOORD_WRITE_SPACING", "1")))
+    except ValueError:
+        return 1.0
+
+
+def run_action(env: Mapping[str, str]) -> int:
+    from reviewcoord.github.dry_run import DryRunGateway
+    from reviewcoord.github.pygithub_gateway import PyGithubGateway
+
+    log = Log(sys.stdout, actions=True)
+    token = action_input(env, "github-token") or env.get("GITHUB_TOKEN", "")
+    log.mask(token)
+    try:
+        target = resolve(
+            env.get("GITHUB_EVENT_NAME", ""),
+            load_payload(env.get("GITHUB_EVENT_PATH")),
+            action_input(env, "pr"),
+        )
+    except EventError as exc:
+        log.error(str(exc))
+        return exc.exit_code
+    if target.pr is None:
+        log.notice(target.skip_reason)
+        return 0
+    repo = action_input(env, "repo") or env.get("GITHUB_REPOSITORY", "")
+    if repo.count("/") != 1:
+        log.error(f"input 'repo' / GITHUB_REPOSITORY must be OWNER/NAME, got {repo[:80]!r}")
+        return UsageError.exit_code
+    if not token:
+        log.error("no token: set the 'github-token' input (default ${{ github.token }})")
+        return UsageError.exit_code
+
+    inputs = {name: action_input(env, name) for name in SETTING_INPUTS}
+    dry_run = inputs["dry-run"].casefold() == "true"
+    gateway = PyGithubGateway(
+        repo, token, base_url=env.get("GITHUB_API_URL") or "https://api.github.com",
+        write_spacing=write_spacing(env),
+    )
+    active = DryRunGateway(gateway, log, ACTIONS_BOT) if dry_run else gateway
+    request = RunRequest(
+        repo=repo, pr=target.pr, inputs=inputs, input_source="workflow inputs",
+        config_path=action_input(env, "config") or ".github/review-coordinator.yml",
+    )
+    outcome = evaluate(request, active, SystemClock(), log)
+    deliver(outcome, env, log, repo=repo, pr=target.pr)
+    log.info(f"gate: {outcome.gate} — {outcome.reason} ({gateway.request_count} API requests)")
+    if outcome.gate == "error":
+        return 1
+    fail_on_block = outcome.settings.fail_on_block if outcome.settings else False
+    return 1 if fail_on_block and outcome.gate == "block" else 0

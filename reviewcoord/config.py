@@ -1,0 +1,191 @@
+"""Settings: defaults < config file (base branch) < inputs set in the workflow or on the CLI.
+
+Keys are the input names of interface §3 with hyphens (`fast-timeout`), plus `group-window`,
+`severity`, `fast-pack`, `slow-pack` (§7). Every error names where the value came from (the file
+or the input), the key, and what is allowed — never a silent default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from reviewcoord.bots import resolve_bot_name
+from reviewcoord.errors import ConfigError
+from reviewcoord.model import BOT_KEYS, BotKey, Level, SettleMode
+
+DEFAULT_CONFIG_PATH = ".github/review-coordinator.yml"
+# Keys that describe one run, not a repository's policy: never read from the file.
+RUN_ONLY_KEYS = frozenset({"github-token", "pr", "repo", "config", "cycle"})
+MAX_CONFIG_BYTES = 64 * 1024
+
+FAST_PACK: tuple[BotKey, ...] = ("claude", "copilot", "cursor")
+SLOW_PACK: tuple[BotKey, ...] = ("codex",)
+
+OutputFormat = Literal["both", "json", "comment"]
+
+
+def _split(value: Any) -> Any:
+    if isinstance(value, str):
+        return [part.strip() for part in value.replace("\n", ",").split(",") if part.strip()]
+    return value
+
+
+def _bot_list(value: Any, *, allow_auto: bool) -> list[str]:
+    items = _split(value)
+    if not isinstance(items, list):
+        raise ValueError("must be a list of bot names or a comma-separated string")
+    out: list[str] = []
+    for item in items:
+        if not isinstance(item, str):
+            raise ValueError(f"bot names must be strings, got {item!r}")
+        if allow_auto and item.strip().casefold() == "auto":
+            out.append("auto")
+            continue
+        bot = resolve_bot_name(item)
+        if bot is None:
+            allowed = ", ".join(BOT_KEYS)
+            raise ValueError(f"unknown bot {item!r}; allowed: {allowed} (or their logins)")
+        if bot not in out:
+            out.append(bot)
+    return out
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    settle: SettleMode = "fast"
+    fast_timeout: int = Field(180, alias="fast-timeout", ge=0, le=6 * 3600)
+    full_timeout: int = Field(480, alias="full-timeout", ge=0, le=6 * 3600)
+    poll_interval: int = Field(15, alias="poll-interval", ge=1, le=600)
+    expected_bots: list[str] = Field(default_factory=lambda: ["auto"], alias="expected-bots")
+    merge_patience: bool = Field(True, alias="merge-patience")
+    format: OutputFormat = "both"
+    check_name: str = Field("review-coordinator", alias="check-name", min_length=1, max_length=100)
+    status_context: str = Field(
+        "review-coordinator", alias="status-context", min_length=1, max_length=100
+    )
+    dry_run: bool = Field(False, alias="dry-run")
+    fail_on_block: bool = Field(False, alias="fail-on-block")
+    group_window: int = Field(5, alias="group-window", ge=0, le=1000)
+    severity: dict[str, dict[str, Level]] = Field(default_factory=dict)
+    fast_pack: list[BotKey] = Field(default_factory=lambda: list(FAST_PACK), alias="fast-pack")
+    slow_pack: list[BotKey] = Field(default_factory=lambda: list(SLOW_PACK), alias="slow-pack")
+    cycle: int | None = Field(None, ge=1, le=10_000)
+
+    @field_validator("expected_bots", mode="before")
+    @classmethod
+    def _expected(cls, value: Any) -> list[str]:
+        bots = _bot_list(value, allow_auto=True)
+        return bots or ["auto"]
+
+    @field_validator("fast_pack", "slow_pack", mode="before")
+    @classmethod
+    def _packs(cls, value: Any) -> list[str]:
+        return _bot_list(value, allow_auto=False)
+
+    @field_validator("merge_patience", "dry_run", "fail_on_block", mode="before")
+    @classmethod
+    def _bool(cls, value: Any) -> Any:
+        # Action inputs are strings; accept GitHub's spellings, nothing vague.
+        if isinstance(value, str):
+            lowered = value.strip().casefold()
+            if lowered in ("true", "yes", "1", "on"):
+                return True
+            if lowered in ("false", "no", "0", "off"):
+                return False
+            raise ValueError("must be true or false")
+        return value
+
+    @field_validator("severity", mode="before")
+    @classmethod
+    def _severity(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ValueError("must be a mapping {bot: {raw label: critical|medium|low}}")
+        out: dict[str, Any] = {}
+        for bot_name, labels in value.items():
+            bot = resolve_bot_name(str(bot_name))
+            if bot is None:
+                raise ValueError(f"unknown bot {bot_name!r}; allowed: {', '.join(BOT_KEYS)}")
+            if not isinstance(labels, dict):
+                raise ValueError(f"{bot_name}: must map raw labels to critical|medium|low")
+            out[bot] = {str(k): v for k, v in labels.items()}
+        return out
+
+    @property
+    def auto_expected(self) -> bool:
+        return "auto" in self.expected_bots
+
+    @property
+    def explicit_expected(self) -> list[BotKey]:
+        return [b for b in BOT_KEYS if b in self.expected_bots]
+
+
+def _describe(error: dict[str, Any]) -> tuple[str, str]:
+    loc = [str(part) for part in error.get("loc", ())]
+    key = loc[0] if loc else "(top level)"
+    field = Settings.model_fields.get(key)
+    if field is not None and field.alias:
+        key = field.alias
+    if len(loc) > 1:
+        key = ".".join([key, *loc[1:]])
+    message = str(error.get("msg", "invalid value")).removeprefix("Value error, ")
+    if error.get("type") == "extra_forbidden":
+        allowed = sorted(f.alias or n for n, f in Settings.model_fields.items())
+        message = f"unknown key; allowed keys: {', '.join(allowed)}"
+    elif error.get("type") == "literal_error":
+        message = message.replace("Input should be", "allowed:")
+    return key, message
+
+
+def _validate(data: Mapping[str, Any], source: str) -> Settings:
+    try:
+        return Settings.model_validate(dict(data))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        key, message = _describe(dict(first))
+        got = first.get("input")
+        shown = "" if isinstance(got, dict | list) or got is None else f" (got {str(got)[:60]!r})"
+        raise ConfigError(f"{source}: key '{key}': {message}{shown}") from None
+
+
+def parse_config_file(text: str, source: str = DEFAULT_CONFIG_PATH) -> dict[str, Any]:
+    """The YAML file → a mapping of settings keys. Rejects run-only keys and YAML bombs."""
+    if len(text.encode("utf-8", "replace")) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{source}: file is larger than {MAX_CONFIG_BYTES} bytes")
+    try:
+        # Aliases would let a tiny file expand into a huge one ("billion laughs"); a config
+        # file never needs them.
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            if isinstance(token, yaml.AliasToken | yaml.AnchorToken):
+                raise ConfigError(f"{source}: YAML anchors and aliases are not allowed")
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{source}: not valid YAML: {str(exc).splitlines()[0]}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: must be a mapping of settings, got {type(data).__name__}")
+    for key in data:
+        if str(key) in RUN_ONLY_KEYS:
+            raise ConfigError(
+                f"{source}: key '{key}': set per run (workflow input or CLI flag), "
+                "not in the config file"
+            )
+    # Validate the file on its own so its errors name the file.
+    _validate(data, source)
+    return {str(k): v for k, v in data.items()}
+
+
+def build_settings(
+    file_values: Mapping[str, Any], inputs: Mapping[str, Any], *, file_source: str, input_source: str
+) -> Settings:
+    """Layer the file under the inputs; an input set to '' counts as not set."""
+    merged: dict[str, Any] = dict(file_values)
+    explicit = {k: v for k, v in inputs.items() if v is not None and v != ""}
+    _validate(explicit, input_source)
+    merged.update(explicit)
+    return _validate(merged, f"{file_source} + {input_source}")

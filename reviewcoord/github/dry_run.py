@@ -1,0 +1,114 @@
+"""`dry-run`: every read goes to GitHub, every write is printed instead of sent."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from reviewcoord.actions_io import Log
+from reviewcoord.github.gateway import (
+    CheckConclusion,
+    CheckOutput,
+    CheckRunRef,
+    CheckStatus,
+    Gateway,
+    IssueComment,
+    PullInfo,
+    StatusState,
+)
+from reviewcoord.model import RawComment
+
+
+class DryRunGateway:
+    def __init__(self, inner: Gateway, log: Log, own_login: str) -> None:
+        self.inner = inner
+        self.log = log
+        self.own_login = own_login
+        self.writes: list[dict[str, Any]] = []
+        self._next_id = 0
+
+    def _print(self, action: str, payload: dict[str, Any]) -> None:
+        self.writes.append({"action": action, **payload})
+        self.log.info(f"[dry-run] would {action}: {json.dumps(payload, ensure_ascii=False)}")
+
+    def _fake_id(self) -> int:
+        self._next_id -= 1
+        return self._next_id
+
+    # reads
+    def get_pull(self, number: int) -> PullInfo:
+        return self.inner.get_pull(number)
+
+    def list_reviews(self, number: int) -> list[RawComment]:
+        return self.inner.list_reviews(number)
+
+    def list_review_comments(self, number: int) -> list[RawComment]:
+        return self.inner.list_review_comments(number)
+
+    def list_issue_comments(self, number: int) -> list[RawComment]:
+        return self.inner.list_issue_comments(number)
+
+    def recent_comment_authors(self) -> list[tuple[str, str]]:
+        return self.inner.recent_comment_authors()
+
+    def get_commit_time(self, sha: str) -> datetime | None:
+        return self.inner.get_commit_time(sha)
+
+    def get_file(self, path: str, ref: str) -> str | None:
+        return self.inner.get_file(path, ref)
+
+    def whoami(self) -> str | None:
+        return self.inner.whoami()
+
+    def list_check_runs(self, sha: str, name: str) -> list[CheckRunRef]:
+        return self.inner.list_check_runs(sha, name)
+
+    # writes
+    def create_issue_comment(self, number: int, body: str) -> IssueComment:
+        self._print("POST issue comment", {"pr": number, "body": body})
+        return IssueComment(
+            id=self._fake_id(), body=body, author_login=self.own_login,
+            html_url="(dry-run: not posted)", created_at=datetime.now(UTC),
+        )
+
+    def update_issue_comment(self, comment_id: int, body: str) -> IssueComment:
+        self._print("PATCH issue comment", {"comment_id": comment_id, "body": body})
+        return IssueComment(
+            id=comment_id, body=body, author_login=self.own_login,
+            html_url="(dry-run: not updated)",
+        )
+
+    def delete_issue_comment(self, comment_id: int) -> None:
+        self._print("DELETE issue comment", {"comment_id": comment_id})
+
+    def create_status(
+        self, sha: str, state: StatusState, description: str, context: str, target_url: str | None
+    ) -> None:
+        self._print("POST commit status", {
+            "sha": sha, "state": state, "description": description, "context": context,
+            "target_url": target_url,
+        })
+
+    def create_check_run(
+        self, name: str, head_sha: str, status: CheckStatus, output: CheckOutput | None = None,
+        conclusion: CheckConclusion | None = None,
+    ) -> CheckRunRef:
+        self._print("POST check run", {
+            "name": name, "head_sha": head_sha, "status": status, "conclusion": conclusion,
+            "output": output.model_dump() if output else None,
+        })
+        return CheckRunRef(id=self._fake_id(), name=name, status=status, head_sha=head_sha)
+
+    def update_check_run(
+        self, check_run_id: int, status: CheckStatus, output: CheckOutput | None = None,
+        conclusion: CheckConclusion | None = None,
+    ) -> None:
+        self._print("PATCH check run", {
+            "id": check_run_id, "status": status, "conclusion": conclusion,
+            "output": output.model_dump() if output else None,
+        })
+
+    @property
+    def request_count(self) -> int:
+        return self.inner.request_count

@@ -1,0 +1,76 @@
+"""Group: findings that point at the same place become one group (seed Step 4).
+
+Line distance only — no semantic judgment. In one file, findings whose line ranges come within
+`window` lines of each other chain into one group; two findings of the same theme 100 lines
+apart stay separate. File-level findings (no line) group by file and normalised title.
+
+The result never depends on the order findings arrive in: they are sorted on a total key first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from reviewcoord.model import BOT_KEYS, LEVEL_RANK, Finding, Group, Level, normalise_title
+
+DEFAULT_WINDOW = 5
+
+
+def _member_order(f: Finding) -> tuple[int, int, str, int]:
+    """Within a group: most severe first, then the fixed bot order, then stable data."""
+    return (-LEVEL_RANK[f.severity], BOT_KEYS.index(f.bot), f.stable_id, f.comment_id)
+
+
+def _end(f: Finding) -> int:
+    assert f.line is not None
+    return f.line_end if f.line_end is not None and f.line_end >= f.line else f.line
+
+
+def _make_group(members: list[Finding]) -> Group:
+    ordered = sorted(members, key=_member_order)
+    lead = ordered[0]
+    lines = [f.line for f in ordered if f.line is not None]
+    start = min(lines) if lines else None
+    end = max(_end(f) for f in ordered if f.line is not None) if lines else None
+    level: Level = lead.severity
+    return Group(
+        file=lead.file,
+        line=start,
+        line_end=end if end is not None and end != start else None,
+        title=lead.title,
+        gist=lead.gist,
+        severity=level,
+        agreement=len({f.bot for f in ordered}),
+        findings=tuple(ordered),
+    )
+
+
+def group(findings: Iterable[Finding], window: int = DEFAULT_WINDOW) -> list[Group]:
+    """Partition findings into groups (unranked; see rank.rank)."""
+    anchored: dict[str, list[Finding]] = {}
+    loose: dict[tuple[str, str], list[Finding]] = {}
+    for f in findings:
+        if f.line is not None and f.file is not None:
+            anchored.setdefault(f.file, []).append(f)
+        else:
+            loose.setdefault((f.file or "", normalise_title(f.title)), []).append(f)
+
+    groups: list[Group] = []
+    for file in sorted(anchored):
+        ordered = sorted(anchored[file], key=lambda f: (f.line, _end(f), *_member_order(f)))
+        current: list[Finding] = []
+        reach = 0
+        for f in ordered:
+            assert f.line is not None
+            if current and f.line > reach + window:
+                groups.append(_make_group(current))
+                current = []
+            if not current:
+                reach = _end(f)
+            current.append(f)
+            reach = max(reach, _end(f))
+        if current:
+            groups.append(_make_group(current))
+    for key in sorted(loose):
+        groups.append(_make_group(loose[key]))
+    return groups

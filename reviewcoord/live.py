@@ -1,0 +1,100 @@
+"""The CLI against GitHub: `reviewcoord <pr> --repo …` and `reviewcoord snapshot <pr> --repo …`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from typing import TextIO
+
+from reviewcoord.actions_io import Log
+from reviewcoord.errors import UsageError
+from reviewcoord.runner import RunRequest, evaluate
+from reviewcoord.settle import SystemClock
+
+
+def find_token(env: Mapping[str, str]) -> str:
+    """GITHUB_TOKEN, then GH_TOKEN, then `gh auth token` (interface §1)."""
+    for name in ("GITHUB_TOKEN", "GH_TOKEN"):
+        if env.get(name, "").strip():
+            return env[name].strip()
+    gh = shutil.which("gh")
+    if gh:
+        try:
+            proc = subprocess.run(
+                [gh, "auth", "token"], capture_output=True, text=True, timeout=15, check=False
+            )
+        except (OSError, subprocess.SubprocessError):
+            proc = None
+        if proc is not None and proc.returncode == 0 and proc.stdout.strip():
+            return proc.stdout.strip()
+    raise UsageError("no GitHub token: set GITHUB_TOKEN or GH_TOKEN, or log in with `gh auth login`")
+
+
+def _repo(value: str | None, env: Mapping[str, str]) -> str:
+    repo = (value or env.get("GITHUB_REPOSITORY", "")).strip()
+    if repo.count("/") != 1 or not all(repo.split("/")):
+        raise UsageError("--repo OWNER/NAME is required (or set GITHUB_REPOSITORY)")
+    return repo
+
+
+def _gateway(repo: str, env: Mapping[str, str]):  # type: ignore[no-untyped-def]
+    from reviewcoord.action import write_spacing
+    from reviewcoord.github.pygithub_gateway import PyGithubGateway
+
+    return PyGithubGateway(
+        repo, find_token(env), base_url=env.get("GITHUB_API_URL") or "https://api.github.com",
+        write_spacing=write_spacing(env),
+    )
+
+
+def run_live(
+    args: argparse.Namespace, inputs: Mapping[str, object], env: Mapping[str, str], out: TextIO
+) -> int:
+    from reviewcoord.cli import print_verdict
+    from reviewcoord.github.dry_run import DryRunGateway
+
+    repo = _repo(args.repo, env)
+    gateway = _gateway(repo, env)
+    log = Log(sys.stderr)
+    log.mask(find_token(env))
+    active = DryRunGateway(gateway, log, "(you)") if args.dry_run else gateway
+    request = RunRequest(
+        repo=repo, pr=args.pr, inputs=dict(inputs), input_source="command line",
+        config_path=args.config or ".github/review-coordinator.yml", identity_hint=None,
+    )
+    outcome = evaluate(request, active, SystemClock(), log)
+    log.info(f"{gateway.request_count} API requests")
+    if outcome.verdict is None:
+        print(f"reviewcoord: error: no trustworthy verdict: {outcome.reason}", file=sys.stderr)
+        return 1
+    fmt = outcome.settings.format if outcome.settings else "both"
+    print_verdict(outcome.verdict, fmt, out)
+    fail_on_block = outcome.settings.fail_on_block if outcome.settings else False
+    return 1 if fail_on_block and outcome.gate == "block" else 0
+
+
+def run_snapshot(argv: Sequence[str], env: Mapping[str, str], out: TextIO) -> int:
+    from reviewcoord.cli import _Parser, _pr_number
+    from reviewcoord.snapshot import dump
+
+    parser = _Parser(prog="reviewcoord snapshot", description="Save a PR for --replay.")
+    parser.add_argument("pr", type=_pr_number)
+    parser.add_argument("--repo")
+    args = parser.parse_args(list(argv))
+    repo = _repo(args.repo, env)
+    gateway = _gateway(repo, env)
+    pull = gateway.get_pull(args.pr)
+    comments = [
+        *gateway.list_reviews(args.pr),
+        *gateway.list_review_comments(args.pr),
+        *gateway.list_issue_comments(args.pr),
+    ]
+    json.dump(dump(repo, pull, comments), out, indent=2, ensure_ascii=False)
+    out.write("\n")
+    return 0
+
+

@@ -1,0 +1,81 @@
+"""The judge as a list of stages: ingest → normalise → group → rank → gate → Verdict.
+
+`judge` is pure: comments in, verdict out. Reading GitHub (and deciding *when* to read: settle)
+happens before it, publishing after it; both live at the edges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+
+from reviewcoord.group import DEFAULT_WINDOW, group
+from reviewcoord.ingest import Ingested, ingest, settled_and_pending
+from reviewcoord.model import BotKey, Level, RawComment, SettleMode, Verdict
+from reviewcoord.normalize import merged_table, normalize
+from reviewcoord.rank import gate, rank, to_verdict_findings
+
+
+def verdict_from(
+    ingested: Ingested,
+    *,
+    repo: str,
+    pr: int,
+    head_sha: str,
+    cycle: int,
+    settle: SettleMode,
+    expected: Sequence[BotKey],
+    group_window: int = DEFAULT_WINDOW,
+    severity_overrides: Mapping[str, Mapping[str, Level]] | None = None,
+) -> Verdict:
+    table = merged_table(severity_overrides or {})
+    findings = normalize(ingested.findings, table)
+    ranked = rank(group(findings, group_window))
+    critical, advisory = to_verdict_findings(ranked)
+    settled_on, pending = settled_and_pending(ingested.states, expected)
+    gate_value, reason = gate(critical, advisory, pending)
+    return Verdict(
+        repo=repo,
+        pr=pr,
+        head_sha=head_sha,
+        cycle=cycle,
+        settle=settle,
+        settled_on=settled_on,
+        pending=pending,
+        unknown_bots=ingested.unknown_bots,
+        critical=critical,
+        advisory=advisory,
+        gate=gate_value,
+        gate_reason=reason,
+        expected_bots=list(expected),
+        parse_notes=ingested.parse_notes,
+    )
+
+
+def judge(
+    comments: Iterable[RawComment],
+    *,
+    repo: str,
+    pr: int,
+    head_sha: str,
+    cycle: int = 1,
+    settle: SettleMode = "none",
+    expected: Sequence[BotKey],
+    head_time: datetime | None = None,
+    own_login: str | None = None,
+    group_window: int = DEFAULT_WINDOW,
+    severity_overrides: Mapping[str, Mapping[str, Level]] | None = None,
+) -> Verdict:
+    """All comments of a PR → its verdict."""
+    ingested = ingest(comments, head_sha=head_sha, head_time=head_time, own_login=own_login)
+    return verdict_from(
+        ingested,
+        repo=repo,
+        pr=pr,
+        head_sha=head_sha,
+        cycle=cycle,
+        settle=settle,
+        expected=expected,
+        group_window=group_window,
+        severity_overrides=severity_overrides,
+    )

@@ -1,0 +1,51 @@
+"""The check run a branch rule can require: in_progress while settling, then completed.
+
+A run cancelled mid-settle leaves its check run in_progress (for 14 days, PLATFORM.md §3.6); the
+next run on the same head adopts that check run instead of creating another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reviewcoord.github.gateway import (
+    Annotation,
+    CheckConclusion,
+    CheckOutput,
+    CheckRunRef,
+    Gateway,
+)
+
+ANNOTATIONS_PER_REQUEST = 50  # GitHub appends annotations, at most 50 per request
+
+
+def start_check(gateway: Gateway, name: str, sha: str, output: CheckOutput) -> int:
+    existing = [r for r in gateway.list_check_runs(sha, name) if r.status != "completed"]
+    if existing:
+        check_id = max(existing, key=lambda r: r.id).id
+        gateway.update_check_run(check_id, "in_progress", output)
+        return check_id
+    ref: CheckRunRef = gateway.create_check_run(name, sha, "in_progress", output)
+    return ref.id
+
+
+def finish_check(
+    gateway: Gateway,
+    check_id: int,
+    output: CheckOutput,
+    annotations: Sequence[Annotation],
+    conclusion: CheckConclusion,
+) -> None:
+    batches = [
+        tuple(annotations[i : i + ANNOTATIONS_PER_REQUEST])
+        for i in range(0, len(annotations), ANNOTATIONS_PER_REQUEST)
+    ] or [()]
+    # Annotation batches first, completion last: a run that dies half-way leaves the check
+    # in_progress (to be adopted next time), never "completed" without all its annotations.
+    for batch in batches[1:]:
+        gateway.update_check_run(
+            check_id, "in_progress", output.model_copy(update={"annotations": batch})
+        )
+    gateway.update_check_run(
+        check_id, "completed", output.model_copy(update={"annotations": batches[0]}), conclusion
+    )

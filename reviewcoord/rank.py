@@ -1,0 +1,79 @@
+"""Rank and bucket groups, and decide the gate (seed Step 4, interface §5).
+
+Rank by (level desc, agreement desc, file, line). Two buckets only: `critical` (the one level
+that gates) and `advisory` (everything else). `gate = block` iff `critical` is non-empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reviewcoord.model import LEVEL_RANK, Gate, Group, Source, VerdictFinding
+
+
+def rank_key(g: Group) -> tuple[int, int, bool, str, bool, int, str]:
+    return (
+        -LEVEL_RANK[g.severity],
+        -g.agreement,
+        g.file is None,
+        g.file or "",
+        g.line is None,
+        g.line or 0,
+        g.title,
+    )
+
+
+def rank(groups: Sequence[Group]) -> list[Group]:
+    return sorted(groups, key=rank_key)
+
+
+def to_verdict_findings(
+    ranked: Sequence[Group],
+) -> tuple[list[VerdictFinding], list[VerdictFinding]]:
+    """Number the ranked groups F1, F2, … (critical first) and split them into the buckets."""
+    critical: list[VerdictFinding] = []
+    advisory: list[VerdictFinding] = []
+    for index, g in enumerate(ranked, start=1):
+        entry = VerdictFinding(
+            id=f"F{index}",
+            file=g.file,
+            line=g.line,
+            line_end=g.line_end,
+            title=g.title,
+            severity=g.severity,
+            agreement=g.agreement,
+            sources=[
+                Source(
+                    bot=f.bot,
+                    severity_raw=f.severity_raw,
+                    severity=f.severity,
+                    url=f.url,
+                    endpoint=f.endpoint,
+                    stable_id=f.stable_id,
+                    title=f.title,
+                )
+                for f in g.findings
+            ],
+            spread=g.spread,
+            gist=g.gist,
+        )
+        (critical if g.severity == "critical" else advisory).append(entry)
+    return critical, advisory
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def gate(
+    critical: Sequence[VerdictFinding], advisory: Sequence[VerdictFinding], pending: Sequence[str]
+) -> tuple[Gate, str]:
+    """The gate and its one-line reason."""
+    waiting = f"; still pending: {', '.join(pending)}" if pending else ""
+    if critical:
+        top = max(f.agreement for f in critical)
+        agree = f" ({top} bots agree)" if top > 1 else ""
+        return "block", f"{_plural(len(critical), 'critical finding')}{agree}{waiting}"
+    if advisory:
+        return "go", f"no critical findings ({len(advisory)} advisory){waiting}"
+    return "go", f"clean: no findings{waiting}"

@@ -1,0 +1,136 @@
+"""Settle: decide *when* to read (seed Step 1). Never wait on the slowest bot, never forever.
+
+* `none`: read once.
+* `fast`: done when every fast-pack bot (∩ expected) has finished on the head, or at
+  `fast-timeout`.
+* `full`: done when every expected bot has finished on the head, or at `full-timeout`.
+* Merge patience: when `fast` would publish `go` while a slow-pack bot (Codex) is still pending
+  on the head, keep waiting as `full` — the fast path governs iteration, the patient path merge.
+* If the head moves while settling, start over on the new head (at most `max_restarts` times):
+  a verdict is only ever published for a head that was read.
+
+Time comes from an injected `Clock`, so tests run the whole loop without sleeping.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from reviewcoord.github.gateway import PullInfo
+from reviewcoord.ingest import Ingested
+from reviewcoord.model import BotKey, RawComment, SettleMode
+
+
+class Clock(Protocol):
+    def now(self) -> float: ...
+
+    def sleep(self, seconds: float) -> None: ...
+
+
+class SystemClock:
+    def now(self) -> float:
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(max(0.0, seconds))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One complete read of a PR: its head and every comment of the three endpoints."""
+
+    pull: PullInfo
+    comments: list[RawComment]
+    ingested: Ingested
+
+
+@dataclass(frozen=True)
+class SettlePolicy:
+    mode: SettleMode
+    expected: Sequence[BotKey]
+    fast_pack: Sequence[BotKey]
+    slow_pack: Sequence[BotKey]
+    fast_timeout: float
+    full_timeout: float
+    poll_interval: float
+    merge_patience: bool
+    max_restarts: int = 3
+
+
+@dataclass
+class Settled:
+    reading: Reading
+    mode: SettleMode  # what we ended up waiting for: reported as the verdict's `settle`
+    timed_out: bool
+    polls: int
+    restarts: int
+    log: list[str] = field(default_factory=list)
+
+
+def _finished(reading: Reading, bots: Sequence[BotKey]) -> bool:
+    return all(reading.ingested.states.get(b) == "settled" for b in bots)
+
+
+def waiting_for(reading: Reading, bots: Sequence[BotKey]) -> list[BotKey]:
+    return [b for b in bots if reading.ingested.states.get(b) != "settled"]
+
+
+def settle(
+    read: Callable[[], Reading],
+    policy: SettlePolicy,
+    clock: Clock,
+    would_go: Callable[[Reading], bool],
+    on_poll: Callable[[Reading, float], None] = lambda r, t: None,
+) -> Settled:
+    """Poll `read` until the policy is satisfied or times out; return the last reading."""
+    start = clock.now()
+    reading = read()
+    head = reading.pull.head_sha
+    polls, restarts = 1, 0
+    mode: SettleMode = policy.mode
+    notes: list[str] = []
+    fast_set = [b for b in policy.fast_pack if b in policy.expected]
+    slow_set = [b for b in policy.slow_pack if b in policy.expected]
+
+    while True:
+        elapsed = clock.now() - start
+        on_poll(reading, elapsed)
+        if mode == "none":
+            return Settled(reading, "none", False, polls, restarts, notes)
+        if mode == "fast":
+            if _finished(reading, fast_set) or elapsed >= policy.fast_timeout:
+                timed_out = not _finished(reading, fast_set)
+                slow_pending = waiting_for(reading, slow_set)
+                if policy.merge_patience and slow_pending and would_go(reading):
+                    notes.append(
+                        f"merge patience: go while {', '.join(slow_pending)} pending on head; "
+                        "waiting for full settle"
+                    )
+                    mode = "full"
+                    continue
+                return Settled(reading, "fast", timed_out, polls, restarts, notes)
+            deadline = policy.fast_timeout
+        else:
+            if _finished(reading, policy.expected) or elapsed >= policy.full_timeout:
+                timed_out = not _finished(reading, policy.expected)
+                return Settled(reading, "full", timed_out, polls, restarts, notes)
+            deadline = policy.full_timeout
+
+        clock.sleep(min(policy.poll_interval, max(0.0, deadline - elapsed)))
+        reading = read()
+        polls += 1
+        if reading.pull.head_sha != head:
+            if restarts >= policy.max_restarts:
+                notes.append(
+                    f"head moved {restarts + 1} times while settling; judging {reading.pull.head_sha[:7]} "
+                    "as read now"
+                )
+                return Settled(reading, mode, True, polls, restarts, notes)
+            restarts += 1
+            notes.append(f"head moved {head[:7]} → {reading.pull.head_sha[:7]}; starting over")
+            head = reading.pull.head_sha
+            start = clock.now()
+            mode = policy.mode

@@ -1,0 +1,128 @@
+"""Replay snapshots: one PR's comments saved in GitHub's own REST shapes.
+
+    {"repo": "owner/name", "pull": <GET pulls/N>, "reviews": [...],
+     "issue_comments": [...], "review_comments": [...]}          (+ optional "reactions", "check_runs")
+
+`load` turns untrusted JSON into our models or raises SnapshotError with one clear line;
+`dump` writes what `reviewcoord snapshot` saves from a live PR, so it round-trips through
+`--replay` to the same verdict.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reviewcoord.errors import SnapshotError
+from reviewcoord.github.gateway import PullInfo
+from reviewcoord.model import Endpoint, RawComment
+from reviewcoord.rest import pull_info, raw_comment
+
+LISTS: dict[str, Endpoint] = {
+    "reviews": "review",
+    "review_comments": "review_comment",
+    "issue_comments": "issue_comment",
+}
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    repo: str
+    pull: PullInfo
+    comments: list[RawComment]
+
+
+def parse(data: Any, *, source: str = "snapshot") -> Snapshot:
+    if not isinstance(data, dict):
+        raise SnapshotError(f"{source}: the snapshot must be a JSON object, got {type(data).__name__}")
+    repo = data.get("repo")
+    if not isinstance(repo, str) or repo.count("/") != 1:
+        raise SnapshotError(f"{source}: 'repo' must be a string 'owner/name'")
+    if "pull" not in data:
+        raise SnapshotError(f"{source}: missing key 'pull' (the GET pulls/N object)")
+    try:
+        pull = pull_info(data["pull"])
+    except ValueError as exc:
+        raise SnapshotError(f"{source}: 'pull': {exc}") from None
+    comments: list[RawComment] = []
+    for key, endpoint in LISTS.items():
+        items = data.get(key, [])
+        if not isinstance(items, list):
+            raise SnapshotError(f"{source}: '{key}' must be a list")
+        for index, item in enumerate(items):
+            try:
+                comments.append(raw_comment(endpoint, item))
+            except ValueError as exc:
+                raise SnapshotError(f"{source}: '{key}[{index}]': {exc}") from None
+    return Snapshot(repo=repo, pull=pull, comments=comments)
+
+
+def load(path: str | Path) -> Snapshot:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SnapshotError(f"{p}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SnapshotError(f"{p}: cannot read: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SnapshotError(f"{p}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise SnapshotError(f"{p}: not valid JSON: nested too deeply") from None
+    return parse(data, source=str(p))
+
+
+def _iso(value: object) -> str | None:
+    from datetime import datetime
+
+    return value.isoformat().replace("+00:00", "Z") if isinstance(value, datetime) else None
+
+
+def comment_to_rest(c: RawComment) -> dict[str, Any]:
+    """Our RawComment back in the REST shape its endpoint returns (the fields we read)."""
+    out: dict[str, Any] = {
+        "id": c.id,
+        "user": {"login": c.author_login, "type": c.author_type},
+        "body": c.body,
+        "html_url": c.html_url,
+    }
+    if c.endpoint == "review":
+        out.update(state=c.review_state, commit_id=c.commit_id, submitted_at=_iso(c.created_at))
+        return out
+    out.update(created_at=_iso(c.created_at), updated_at=_iso(c.updated_at))
+    if c.endpoint == "review_comment":
+        out.update(
+            path=c.path,
+            line=c.line,
+            original_line=c.original_line,
+            start_line=c.start_line,
+            commit_id=c.commit_id,
+            original_commit_id=c.original_commit_id,
+            pull_request_review_id=c.pull_request_review_id,
+        )
+        if c.in_reply_to_id is not None:
+            out["in_reply_to_id"] = c.in_reply_to_id
+    return out
+
+
+def pull_to_rest(p: PullInfo) -> dict[str, Any]:
+    return {
+        "number": p.number,
+        "state": p.state,
+        "title": p.title,
+        "html_url": p.html_url,
+        "user": {"login": p.author_login, "type": p.author_type},
+        "head": {"sha": p.head_sha, "ref": p.head_ref, "repo": {"full_name": p.head_repo}},
+        "base": {"sha": p.base_sha, "ref": p.base_ref, "repo": {"full_name": p.base_repo}},
+    }
+
+
+def dump(repo: str, pull: PullInfo, comments: list[RawComment]) -> dict[str, Any]:
+    data: dict[str, Any] = {"repo": repo, "pull": pull_to_rest(pull)}
+    for key, endpoint in LISTS.items():
+        data[key] = [comment_to_rest(c) for c in comments if c.endpoint == endpoint]
+    return data

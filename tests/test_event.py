@@ -1,0 +1,91 @@
+"""Event → PR number for every event of interface §2, on the real payloads (see
+tests/fixtures/payloads/PROVENANCE.md for their origin and licences)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reviewcoord.errors import EventError
+from reviewcoord.event import load_payload, resolve
+
+PAYLOADS = Path(__file__).parent / "fixtures/payloads"
+
+
+def payload(name: str) -> dict[str, object]:
+    data = json.loads((PAYLOADS / name).read_text())
+    assert isinstance(data, dict)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("event", "file", "number"),
+    [
+        ("pull_request", "pull_request.opened.json", 2),
+        ("pull_request", "pull_request.synchronize.json", None),
+        ("pull_request_target", "pull_request.opened.json", 2),
+        ("pull_request_review", "pull_request_review.submitted.json", None),
+        ("pull_request_review_comment", "pull_request_review_comment.created.json", None),
+        ("issue_comment", "issue_comment.created.on-pr.json", 2),
+        ("check_suite", "check_suite.completed.json", 2),
+    ],
+)
+def test_pull_events(event: str, file: str, number: int | None) -> None:
+    data = payload(file)
+    expected = number or data["pull_request"]["number"]  # type: ignore[index]
+    assert resolve(event, data, "").pr == expected
+
+
+def test_issue_comment_on_plain_issue_is_skipped() -> None:
+    target = resolve("issue_comment", payload("issue_comment.created.on-issue.json"), "")
+    assert target.pr is None and "plain issue" in target.skip_reason
+
+
+def test_workflow_dispatch_needs_pr_input() -> None:
+    with pytest.raises(EventError, match="needs the 'pr' input"):
+        resolve("workflow_dispatch", payload("workflow_dispatch.json"), "")
+    assert resolve("workflow_dispatch", payload("workflow_dispatch.json"), "17").pr == 17
+    assert resolve("workflow_dispatch", payload("workflow_dispatch.json"), "#18").pr == 18
+    with pytest.raises(EventError, match="positive PR number"):
+        resolve("workflow_dispatch", payload("workflow_dispatch.json"), "seventeen")
+    with pytest.raises(EventError, match="positive PR number"):
+        resolve("workflow_dispatch", payload("workflow_dispatch.json"), "0")
+
+
+def test_other_events_name_the_event() -> None:
+    with pytest.raises(EventError, match="event 'push'"):
+        resolve("push", {}, "")
+    with pytest.raises(EventError, match="check_suite"):
+        resolve("check_suite", payload("check_suite.requested.json"), "")
+    assert resolve("schedule", {}, "5").pr == 5
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{}, {"pull_request": None}, {"pull_request": {"number": "x"}}, {"pull_request": []},
+     {"pull_request": {"number": True}}, {"pull_request": {"number": -3}}],
+)
+def test_malformed_pull_payloads(data: dict[str, object]) -> None:
+    with pytest.raises(EventError, match="no pull_request.number"):
+        resolve("pull_request", data, "")
+
+
+def test_malformed_issue_comment_payload() -> None:
+    with pytest.raises(EventError):
+        resolve("issue_comment", {"issue": "nope"}, "")
+    with pytest.raises(EventError, match="no valid issue.number"):
+        resolve("issue_comment", {"issue": {"pull_request": {"url": "x"}}}, "")
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("not json", "not valid JSON"), ("[1, 2]", "not a JSON object"), ("\xff", "not valid JSON"),
+])
+def test_bad_payload_files(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "event.json"
+    path.write_bytes(content.encode("latin-1"))
+    with pytest.raises(EventError, match=message):
+        load_payload(str(path))
+    with pytest.raises(EventError, match="does not exist"):
+        load_payload(str(tmp_path / "missing.json"))

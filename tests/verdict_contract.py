@@ -1,0 +1,51 @@
+"""interface.md §5 as an executable check: every field, its type, and the gate rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+LEVELS = {"critical", "medium", "low"}
+BOTS = {"codex", "copilot", "cursor", "claude"}
+ENDPOINTS = {"review", "review_comment", "issue_comment"}
+
+
+def _finding(f: Any) -> None:
+    assert isinstance(f, dict)
+    assert isinstance(f["id"], str) and f["id"].startswith("F") and f["id"][1:].isdigit()
+    assert f["file"] is None or isinstance(f["file"], str)
+    for key in ("line", "line_end"):
+        assert f[key] is None or (isinstance(f[key], int) and f[key] > 0)
+    assert isinstance(f["title"], str) and f["title"]
+    assert f["severity"] in LEVELS
+    assert isinstance(f["agreement"], int) and f["agreement"] >= 1
+    assert f["agreement"] == len({s["bot"] for s in f["sources"]})
+    for s in f["sources"]:
+        assert s["bot"] in BOTS
+        assert s["severity_raw"] is None or isinstance(s["severity_raw"], str)
+        assert s["severity"] in LEVELS
+        assert isinstance(s["url"], str)
+        assert s["endpoint"] in ENDPOINTS
+
+
+def check_verdict(v: Any) -> None:
+    assert isinstance(v, dict)
+    assert v["schema"] == 1
+    assert isinstance(v["repo"], str) and v["repo"].count("/") == 1
+    assert isinstance(v["pr"], int) and not isinstance(v["pr"], bool)
+    assert isinstance(v["head_sha"], str) and v["head_sha"]
+    assert isinstance(v["cycle"], int) and v["cycle"] >= 1
+    assert v["settle"] in {"fast", "full", "none"}
+    for key in ("settled_on", "pending"):
+        assert isinstance(v[key], list) and set(v[key]) <= BOTS
+    assert isinstance(v["unknown_bots"], list)
+    for f in v["critical"]:
+        _finding(f)
+        assert f["severity"] == "critical"
+    for f in v["advisory"]:
+        _finding(f)
+        assert f["severity"] != "critical"
+    assert v["gate"] in {"block", "go"}
+    assert (v["gate"] == "block") == bool(v["critical"])
+    assert isinstance(v["gate_reason"], str) and v["gate_reason"]
+    ids = [f["id"] for f in v["critical"] + v["advisory"]]
+    assert ids == [f"F{i}" for i in range(1, len(ids) + 1)]
