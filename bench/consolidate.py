@@ -65,7 +65,12 @@ def measure(n: int, repeats: int) -> tuple[float, float, int]:
         ingested = ingest(raws, head_sha=HEAD)
         t1 = time.perf_counter()
         verdict = verdict_from(
-            ingested, repo="octo/app", pr=1, head_sha=HEAD, cycle=1, settle="none",
+            ingested,
+            repo="octo/app",
+            pr=1,
+            head_sha=HEAD,
+            cycle=1,
+            settle="none",
             expected=["codex", "copilot", "cursor", "claude"],
         )
         t2 = time.perf_counter()

@@ -18,8 +18,18 @@ from reviewcoord.settle import SystemClock
 
 # Inputs that map onto settings (interface §3); the rest are read here directly.
 SETTING_INPUTS = (
-    "cycle", "settle", "fast-timeout", "full-timeout", "poll-interval", "expected-bots",
-    "merge-patience", "format", "check-name", "status-context", "dry-run", "fail-on-block",
+    "cycle",
+    "settle",
+    "fast-timeout",
+    "full-timeout",
+    "poll-interval",
+    "expected-bots",
+    "merge-patience",
+    "format",
+    "check-name",
+    "status-context",
+    "dry-run",
+    "fail-on-block",
 )
 
 
@@ -55,8 +65,15 @@ def deliver(outcome: Outcome, env: Mapping[str, str], log: Log, *, repo: str, pr
             repo=repo, pr=pr, head_sha=outcome.head_sha, problem=outcome.reason
         )
         text = json.dumps(
-            {"schema": 1, "repo": repo, "pr": pr, "head_sha": outcome.head_sha,
-             "gate": "error", "gate_reason": outcome.reason}, indent=2,
+            {
+                "schema": 1,
+                "repo": repo,
+                "pr": pr,
+                "head_sha": outcome.head_sha,
+                "gate": "error",
+                "gate_reason": outcome.reason,
+            },
+            indent=2,
         )
     append_summary(env.get("GITHUB_STEP_SUMMARY"), summary)
     path = write_verdict_file(env.get("RUNNER_TEMP"), pr, text + "\n")
@@ -106,12 +123,17 @@ def run_action(env: Mapping[str, str]) -> int:
     inputs = {name: action_input(env, name) for name in SETTING_INPUTS}
     dry_run = inputs["dry-run"].casefold() == "true"
     gateway = PyGithubGateway(
-        repo, token, base_url=env.get("GITHUB_API_URL") or "https://api.github.com",
+        repo,
+        token,
+        base_url=env.get("GITHUB_API_URL") or "https://api.github.com",
         write_spacing=write_spacing(env),
     )
     active = DryRunGateway(gateway, log, ACTIONS_BOT) if dry_run else gateway
     request = RunRequest(
-        repo=repo, pr=target.pr, inputs=inputs, input_source="workflow inputs",
+        repo=repo,
+        pr=target.pr,
+        inputs=inputs,
+        input_source="workflow inputs",
         config_path=action_input(env, "config") or ".github/review-coordinator.yml",
     )
     outcome = evaluate(request, active, SystemClock(), log)

@@ -54,8 +54,9 @@ class Log:
     def info(self, message: str) -> None:
         self._write(self._clean(message))
 
-    def _command(self, kind: str, message: str, *, file: str | None, line: int | None,
-                 title: str | None) -> None:
+    def _command(
+        self, kind: str, message: str, *, file: str | None, line: int | None, title: str | None
+    ) -> None:
         message = self._clean(message)
         if not self.actions:
             self._write(f"{kind}: {message}")
@@ -75,16 +76,34 @@ class Log:
         head = f"::{kind} {','.join(props)}::" if props else f"::{kind}::"
         self._write(head + _escape(message))
 
-    def notice(self, message: str, *, file: str | None = None, line: int | None = None,
-               title: str | None = None) -> None:
+    def notice(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        title: str | None = None,
+    ) -> None:
         self._command("notice", message, file=file, line=line, title=title)
 
-    def warning(self, message: str, *, file: str | None = None, line: int | None = None,
-                title: str | None = None) -> None:
+    def warning(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        title: str | None = None,
+    ) -> None:
         self._command("warning", message, file=file, line=line, title=title)
 
-    def error(self, message: str, *, file: str | None = None, line: int | None = None,
-              title: str | None = None) -> None:
+    def error(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        title: str | None = None,
+    ) -> None:
         self._command("error", message, file=file, line=line, title=title)
 
     @contextmanager

@@ -1,7 +1,7 @@
 """Command line and Action entry: the only place that reads argv and the process environment
 and builds real clients. Every ReviewCoordError becomes one line on stderr and an exit code.
 
-    reviewcoord <pr> --replay SNAPSHOT.json [--format json|comment|both] [--cycle N] [--expected-bots …]
+    reviewcoord <pr> --replay SNAPSHOT.json [--format json|comment|both] [--cycle N] [...]
     reviewcoord <pr> --repo OWNER/NAME [--settle fast|full|none] [--format …] [--dry-run] …
     reviewcoord snapshot <pr> --repo OWNER/NAME > pr.json
     (no arguments, GITHUB_ACTIONS=true)  run as the GitHub Action
@@ -37,7 +37,9 @@ def _pr_number(text: str) -> int:
     try:
         value = int(text.lstrip("#"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"PR number must be a positive integer, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"PR number must be a positive integer, got {text!r}"
+        ) from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"PR number must be a positive integer, got {text!r}")
     return value
@@ -113,9 +115,7 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
     )
     snap = snapshot.load(args.replay)
     if snap.pull.number != args.pr:
-        raise UsageError(
-            f"{args.replay}: the snapshot is PR {snap.pull.number}, not PR {args.pr}"
-        )
+        raise UsageError(f"{args.replay}: the snapshot is PR {snap.pull.number}, not PR {args.pr}")
     ingested = ingest(snap.comments, head_sha=snap.pull.head_sha)
     verdict = verdict_from(
         ingested,
@@ -158,7 +158,7 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         return 130
     except BrokenPipeError:
         return EXIT_OK
-    except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback
+    except Exception as exc:
         if env.get("REVIEWCOORD_DEBUG"):
             raise
         print(

@@ -181,7 +181,11 @@ def parse_config_file(text: str, source: str = DEFAULT_CONFIG_PATH) -> dict[str,
 
 
 def build_settings(
-    file_values: Mapping[str, Any], inputs: Mapping[str, Any], *, file_source: str, input_source: str
+    file_values: Mapping[str, Any],
+    inputs: Mapping[str, Any],
+    *,
+    file_source: str,
+    input_source: str,
 ) -> Settings:
     """Layer the file under the inputs; an input set to '' counts as not set."""
     merged: dict[str, Any] = dict(file_values)

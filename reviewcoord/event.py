@@ -65,7 +65,9 @@ def resolve(event_name: str, payload: dict[str, Any], pr_input: str) -> Target:
     if pr_input.strip():
         number = _positive_int(pr_input)
         if number is None:
-            raise EventError(f"input 'pr' must be a positive PR number, got {pr_input.strip()[:40]!r}")
+            raise EventError(
+                f"input 'pr' must be a positive PR number, got {pr_input.strip()[:40]!r}"
+            )
         return Target(number)
     if event_name in PULL_EVENTS:
         pull = payload.get("pull_request")

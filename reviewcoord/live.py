@@ -31,7 +31,9 @@ def find_token(env: Mapping[str, str]) -> str:
             proc = None
         if proc is not None and proc.returncode == 0 and proc.stdout.strip():
             return proc.stdout.strip()
-    raise UsageError("no GitHub token: set GITHUB_TOKEN or GH_TOKEN, or log in with `gh auth login`")
+    raise UsageError(
+        "no GitHub token: set GITHUB_TOKEN or GH_TOKEN, or log in with `gh auth login`"
+    )
 
 
 def _repo(value: str | None, env: Mapping[str, str]) -> str:
@@ -46,7 +48,9 @@ def _gateway(repo: str, env: Mapping[str, str]):  # type: ignore[no-untyped-def]
     from reviewcoord.github.pygithub_gateway import PyGithubGateway
 
     return PyGithubGateway(
-        repo, find_token(env), base_url=env.get("GITHUB_API_URL") or "https://api.github.com",
+        repo,
+        find_token(env),
+        base_url=env.get("GITHUB_API_URL") or "https://api.github.com",
         write_spacing=write_spacing(env),
     )
 
@@ -63,8 +67,12 @@ def run_live(
     log.mask(find_token(env))
     active = DryRunGateway(gateway, log, "(you)") if args.dry_run else gateway
     request = RunRequest(
-        repo=repo, pr=args.pr, inputs=dict(inputs), input_source="command line",
-        config_path=args.config or ".github/review-coordinator.yml", identity_hint=None,
+        repo=repo,
+        pr=args.pr,
+        inputs=dict(inputs),
+        input_source="command line",
+        config_path=args.config or ".github/review-coordinator.yml",
+        identity_hint=None,
     )
     outcome = evaluate(request, active, SystemClock(), log)
     log.info(f"{gateway.request_count} API requests")
@@ -96,5 +104,3 @@ def run_snapshot(argv: Sequence[str], env: Mapping[str, str], out: TextIO) -> in
     json.dump(dump(repo, pull, comments), out, indent=2, ensure_ascii=False)
     out.write("\n")
     return 0
-
-

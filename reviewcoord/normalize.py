@@ -74,7 +74,9 @@ def canonical_label(bot: str, raw: str) -> str:
     return text
 
 
-def level_for(bot: str, raw: str | None, table: Mapping[str, Mapping[str, Level]] | None = None) -> Level:
+def level_for(
+    bot: str, raw: str | None, table: Mapping[str, Mapping[str, Level]] | None = None
+) -> Level:
     """Normalised level of one raw label. Unknown or missing → `medium`."""
     if raw is None or not raw.strip():
         return "medium"

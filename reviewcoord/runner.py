@@ -68,10 +68,11 @@ class Surfaces:
         self.settings = settings
         self.log = log
         self.read_only = False
+        self.checks_unavailable = False
         self.check_ids: dict[str, int] = {}
 
-    def _write(self, what: str, action: Callable[[], object]) -> bool:
-        if self.read_only:
+    def _write(self, what: str, action: Callable[[], object], *, check: bool = False) -> bool:
+        if self.read_only or (check and self.checks_unavailable):
             return False
         try:
             action()
@@ -80,6 +81,17 @@ class Surfaces:
             self.read_only = True
             self.log.warning(f"could not {what}: {FORK_HELP}")
             return False
+        except GatewayError as exc:
+            # Only GitHub Apps (GITHUB_TOKEN included) may write check runs; a personal token
+            # gets 403 "You must authenticate via a GitHub App". The status still gates.
+            if check and exc.status == 403:
+                self.checks_unavailable = True
+                self.log.warning(
+                    f"could not {what}: this token cannot write check runs (only GitHub App "
+                    "tokens can); the commit status carries the gate"
+                )
+                return False
+            raise
 
     def start(self, sha: str, waiting: Sequence[str]) -> None:
         from reviewcoord.render import pending_description
@@ -91,6 +103,7 @@ class Surfaces:
             lambda: self.check_ids.__setitem__(
                 sha, start_check(self.gateway, self.settings.check_name, sha, output)
             ),
+            check=True,
         )
         self._write(
             "set the commit status",
@@ -120,11 +133,25 @@ class Surfaces:
                 check_id = start_check(self.gateway, self.settings.check_name, sha, summary)
             finish_check(self.gateway, check_id, summary, notes, conclusion)
 
-        return self._write("complete the check run", complete)
+        return self._write("complete the check run", complete, check=True)
+
+    def supersede(self, old_sha: str, new_sha: str) -> None:
+        """The head moved while we waited: close out what we opened on the old head."""
+        reason = f"superseded: head moved to {new_sha[:7]}"
+        self.status(old_sha, "error", reason, None)
+        check_id = self.check_ids.get(old_sha)
+        if check_id is not None:
+            output = CheckOutput(title="Superseded", summary=f"{reason}; judged there instead.")
+            self._write(
+                "close the old head's check run",
+                lambda: self.gateway.update_check_run(check_id, "completed", output, "cancelled"),
+                check=True,
+            )
 
 
-def _read(gateway: Gateway, pr: int, own_login: str | None, times: dict[str, datetime | None]
-          ) -> Reading:
+def _read(
+    gateway: Gateway, pr: int, own_login: str | None, times: dict[str, datetime | None]
+) -> Reading:
     pull = gateway.get_pull(pr)
     comments: list[RawComment] = [
         *gateway.list_reviews(pr),
@@ -140,16 +167,20 @@ def _read(gateway: Gateway, pr: int, own_login: str | None, times: dict[str, dat
 
 
 def resolve_expected(
-    settings: Settings, gateway: Gateway, pull: PullInfo, log: Log
+    settings: Settings, gateway: Gateway, pull: PullInfo, log: Log, on_this_pr: Sequence[BotKey]
 ) -> list[BotKey]:
-    """`auto`: the known bots seen in the repository's recent comments, plus any named;
-    all four when none was ever seen (an empty set must never mean an instant `go`)."""
+    """`auto`: the known bots seen in the repository's recent comments or on this PR, plus any
+    named; all four when none was ever seen (an empty set must never mean an instant `go`).
+    (The repository-wide lists hold inline and conversation comments, not review bodies, so a
+    bot that only ever left clean reviews is found through this PR's own reviews.)"""
     expected: set[BotKey] = set(settings.explicit_expected)
     if settings.auto_expected:
         seen = {bot_for_login(login) for login, _type in gateway.recent_comment_authors()}
-        found = {b for b in seen if b is not None}
+        found = {b for b in seen if b is not None} | set(on_this_pr)
         if found:
-            log.info(f"expected-bots auto: seen on this repository recently: {', '.join(sorted(found))}")
+            log.info(
+                f"expected-bots auto: seen on this repository recently: {', '.join(sorted(found))}"
+            )
         elif not expected:
             log.notice(
                 "expected-bots auto: no known AI reviewer has commented on this repository "
@@ -190,19 +221,42 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
         except ConfigError as exc:
             return _fail(req, gateway, None, pull, log, f"invalid configuration: {exc}", [])
         except GatewayError as exc:
-            return _fail(req, gateway, None, pull, log, f"could not read the config file: {exc}", [])
+            return _fail(
+                req, gateway, None, pull, log, f"could not read the config file: {exc}", []
+            )
 
         if settings.dry_run and not isinstance(gateway, DryRunGateway):
             gateway = DryRunGateway(gateway, log, req.identity_hint or "(you)")
+        times: dict[str, datetime | None] = {}
+        last_issue_comments: list[RawComment] = []
+
+        def read() -> Reading:
+            reading = _read(gateway, req.pr, own_login, times)
+            last_issue_comments[:] = [c for c in reading.comments if c.endpoint == "issue_comment"]
+            return reading
+
+        own_login: str | None = None
         try:
             own_login = gateway.whoami() or req.identity_hint
-            expected = resolve_expected(settings, gateway, pull, log)
+            first = read()
+            expected = resolve_expected(
+                settings, gateway, first.pull, log, list(first.ingested.seen)
+            )
         except GatewayError as exc:
-            return _fail(req, gateway, settings, pull, log, str(exc), [])
+            return _fail(
+                req,
+                gateway,
+                settings,
+                pull,
+                log,
+                str(exc),
+                last_issue_comments,
+                own_login=own_login,
+            )
         log.info(f"identity: {own_login or 'unknown'}; expected bots: {', '.join(expected)}")
 
         surfaces = Surfaces(gateway, settings, log)
-        surfaces.start(pull.head_sha, expected)
+        surfaces.start(first.pull.head_sha, expected)
 
         policy = SettlePolicy(
             mode=settings.settle,
@@ -237,29 +291,31 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
                 f"{', '.join(waiting_for(reading, expected)) or 'nobody'}"
             )
 
-        times: dict[str, datetime | None] = {}
-        last_issue_comments: list[RawComment] = []
-
-        def read() -> Reading:
-            reading = _read(gateway, req.pr, own_login, times)
-            last_issue_comments[:] = [c for c in reading.comments if c.endpoint == "issue_comment"]
-            return reading
-
         try:
-            settled = settle(read, policy, clock, lambda r: judge(r).gate == "go", on_poll)
+            settled = settle(
+                read, policy, clock, lambda r: judge(r).gate == "go", on_poll, first=first
+            )
         except GatewayError as exc:
             return _fail(
-                req, gateway, settings, pull, log, str(exc), last_issue_comments,
-                surfaces=surfaces, own_login=own_login,
+                req,
+                gateway,
+                settings,
+                pull,
+                log,
+                str(exc),
+                last_issue_comments,
+                surfaces=surfaces,
+                own_login=own_login,
             )
         for note in settled.log:
             log.info(note)
 
     reading = settled.reading
     head = reading.pull.head_sha
-    if head != pull.head_sha:
+    started = first.pull.head_sha
+    if head != started:
         # The old head's check run and status must not stay pending forever.
-        surfaces.status(pull.head_sha, "error", f"superseded: head moved to {head[:7]}", None)
+        surfaces.supersede(started, head)
         surfaces.start(head, expected)
     verdict = judge(reading).model_copy(update={"settle": settled.mode})
     notes = list(settled.log)
@@ -268,7 +324,12 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             f"settle `{settled.mode}` timed out with {', '.join(verdict.pending)} still pending"
         )
     outcome = Outcome(
-        verdict.gate, verdict.gate_reason, verdict, head, settings=settings, settled=settled,
+        verdict.gate,
+        verdict.gate_reason,
+        verdict,
+        head,
+        settings=settings,
+        settled=settled,
         notes=notes,
     )
 
@@ -295,8 +356,16 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
         except GatewayError as exc:
             log.error(f"publishing failed: {exc}")
             return _fail(
-                req, gateway, settings, reading.pull, log, f"could not publish: {exc}",
-                last_issue_comments, surfaces=surfaces, own_login=own_login, verdict=verdict,
+                req,
+                gateway,
+                settings,
+                reading.pull,
+                log,
+                f"could not publish: {exc}",
+                last_issue_comments,
+                surfaces=surfaces,
+                own_login=own_login,
+                verdict=verdict,
             )
     outcome.read_only = surfaces.read_only
     if surfaces.read_only:
@@ -326,7 +395,14 @@ def _fail(
     try:
         surfaces.status(sha, "error", f"error: {problem}", None)
         report = render.error_report(repo=req.repo, pr=req.pr, head_sha=sha, problem=problem)
-        surfaces.finish_check(sha, None, CheckOutput(title="No trustworthy verdict", summary=report))
+        surfaces.finish_check(
+            sha, None, CheckOutput(title="No trustworthy verdict", summary=report)
+        )
+        if not issue_comments:
+            try:  # best effort: find our previous sticky to mark it stale
+                issue_comments = gateway.list_issue_comments(req.pr)
+            except GatewayError:
+                issue_comments = []
         if issue_comments:
             login = own_login or req.identity_hint or ACTIONS_BOT
             surfaces._write(
@@ -336,6 +412,10 @@ def _fail(
     except GatewayError as exc:
         log.error(f"could not report the error on GitHub either: {exc}")
     return Outcome(
-        "error", problem, verdict=None, head_sha=sha, settings=settings,
+        "error",
+        problem,
+        verdict=None,
+        head_sha=sha,
+        settings=settings,
         read_only=surfaces.read_only,
     )

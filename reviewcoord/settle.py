@@ -84,10 +84,12 @@ def settle(
     clock: Clock,
     would_go: Callable[[Reading], bool],
     on_poll: Callable[[Reading, float], None] = lambda r, t: None,
+    first: Reading | None = None,
 ) -> Settled:
-    """Poll `read` until the policy is satisfied or times out; return the last reading."""
+    """Poll `read` until the policy is satisfied or times out; return the last reading.
+    `first` is a reading the caller already made at the start (it counts as poll 1)."""
     start = clock.now()
-    reading = read()
+    reading = first if first is not None else read()
     head = reading.pull.head_sha
     polls, restarts = 1, 0
     mode: SettleMode = policy.mode
@@ -125,8 +127,8 @@ def settle(
         if reading.pull.head_sha != head:
             if restarts >= policy.max_restarts:
                 notes.append(
-                    f"head moved {restarts + 1} times while settling; judging {reading.pull.head_sha[:7]} "
-                    "as read now"
+                    f"head moved {restarts + 1} times while settling; "
+                    f"judging {reading.pull.head_sha[:7]} as read now"
                 )
                 return Settled(reading, mode, True, polls, restarts, notes)
             restarts += 1

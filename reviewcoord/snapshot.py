@@ -1,7 +1,8 @@
 """Replay snapshots: one PR's comments saved in GitHub's own REST shapes.
 
     {"repo": "owner/name", "pull": <GET pulls/N>, "reviews": [...],
-     "issue_comments": [...], "review_comments": [...]}          (+ optional "reactions", "check_runs")
+     "issue_comments": [...], "review_comments": [...]}
+     (+ optional "reactions", "check_runs": accepted, not read yet)
 
 `load` turns untrusted JSON into our models or raises SnapshotError with one clear line;
 `dump` writes what `reviewcoord snapshot` saves from a live PR, so it round-trips through
@@ -36,7 +37,9 @@ class Snapshot:
 
 def parse(data: Any, *, source: str = "snapshot") -> Snapshot:
     if not isinstance(data, dict):
-        raise SnapshotError(f"{source}: the snapshot must be a JSON object, got {type(data).__name__}")
+        raise SnapshotError(
+            f"{source}: the snapshot must be a JSON object, got {type(data).__name__}"
+        )
     repo = data.get("repo")
     if not isinstance(repo, str) or repo.count("/") != 1:
         raise SnapshotError(f"{source}: 'repo' must be a string 'owner/name'")

@@ -45,35 +45,56 @@ class Builder:
 
     def review(self, cid: str, login: str | None = None) -> None:
         e, i = self.c[cid], self._id()
-        self.reviews.append({
-            "id": i, "user": {"login": login or e["bot_login"], "type": LOGIN_TYPE},
-            "body": e["body"], "state": "COMMENTED", "commit_id": HEAD,
-            "submitted_at": "2026-11-20T10:05:00Z",
-            "html_url": f"https://github.com/octo/app/pull/{self.number}#pullrequestreview-{i}",
-        })
+        self.reviews.append(
+            {
+                "id": i,
+                "user": {"login": login or e["bot_login"], "type": LOGIN_TYPE},
+                "body": e["body"],
+                "state": "COMMENTED",
+                "commit_id": HEAD,
+                "submitted_at": "2026-11-20T10:05:00Z",
+                "html_url": f"https://github.com/octo/app/pull/{self.number}#pullrequestreview-{i}",
+            }
+        )
 
     def inline(self, cid: str, path: str, line: int | None, login: str | None = None) -> None:
         e, i = self.c[cid], self._id()
-        self.review_comments.append({
-            "id": i, "user": {"login": login or e["bot_login"], "type": LOGIN_TYPE},
-            "body": e["body"], "path": path, "line": line, "original_line": line,
-            "commit_id": HEAD, "original_commit_id": HEAD,
-            "created_at": "2026-11-20T10:04:00Z", "updated_at": "2026-11-20T10:04:00Z",
-            "html_url": f"https://github.com/octo/app/pull/{self.number}#discussion_r{i}",
-        })
+        self.review_comments.append(
+            {
+                "id": i,
+                "user": {"login": login or e["bot_login"], "type": LOGIN_TYPE},
+                "body": e["body"],
+                "path": path,
+                "line": line,
+                "original_line": line,
+                "commit_id": HEAD,
+                "original_commit_id": HEAD,
+                "created_at": "2026-11-20T10:04:00Z",
+                "updated_at": "2026-11-20T10:04:00Z",
+                "html_url": f"https://github.com/octo/app/pull/{self.number}#discussion_r{i}",
+            }
+        )
 
     def issue(self, cid: str) -> None:
         e, i = self.c[cid], self._id()
-        self.issue_comments.append({
-            "id": i, "user": {"login": e["bot_login"], "type": LOGIN_TYPE}, "body": e["body"],
-            "created_at": "2026-11-20T10:06:00Z", "updated_at": "2026-11-20T10:06:00Z",
-            "html_url": f"https://github.com/octo/app/pull/{self.number}#issuecomment-{i}",
-        })
+        self.issue_comments.append(
+            {
+                "id": i,
+                "user": {"login": e["bot_login"], "type": LOGIN_TYPE},
+                "body": e["body"],
+                "created_at": "2026-11-20T10:06:00Z",
+                "updated_at": "2026-11-20T10:06:00Z",
+                "html_url": f"https://github.com/octo/app/pull/{self.number}#issuecomment-{i}",
+            }
+        )
 
     def dump(self, title: str) -> dict[str, object]:
         return {
-            "repo": "octo/app", "pull": pull(self.number, title), "reviews": self.reviews,
-            "review_comments": self.review_comments, "issue_comments": self.issue_comments,
+            "repo": "octo/app",
+            "pull": pull(self.number, title),
+            "reviews": self.reviews,
+            "review_comments": self.review_comments,
+            "issue_comments": self.issue_comments,
         }
 
 
@@ -83,19 +104,24 @@ def main() -> None:
 
     block = Builder(c, 12)
     block.review("C_jdx12718_review")
-    for cid, line in (("C_jdx12718_aur228", 228), ("C_jdx12718_aur201", 201),
-                      ("C_jdx12718_aur85", 85)):
+    for cid, line in (
+        ("C_jdx12718_aur228", 228),
+        ("C_jdx12718_aur201", 201),
+        ("C_jdx12718_aur85", 85),
+    ):
         block.inline(cid, "src/system/packages/aur.rs", line)
     block.inline("C_jdx12718_lock156", "mise.lock", 156)
     block.review("Z35")
-    block.inline("Z25", "src/system/packages/aur.rs", 231)   # Codex P1 beside Cursor's 228
+    block.inline("Z25", "src/system/packages/aur.rs", 231)  # Codex P1 beside Cursor's 228
     block.inline("X_markus_p2", "src/system/packages/aur.rs", 90)
     block.review("Z28")
     block.inline("Z1", "src/system/packages/aur.rs", 226, login="Copilot")
     block.inline("Z59", ".github/workflows/rust.yml", 10)
     block.review("U_augment_review")
     out = ROOT / "examples/pr-block.json"
-    out.write_text(json.dumps(block.dump("Install AUR packages"), indent=2, ensure_ascii=False) + "\n")
+    out.write_text(
+        json.dumps(block.dump("Install AUR packages"), indent=2, ensure_ascii=False) + "\n"
+    )
 
     go = Builder(c, 34)
     go.issue("X_clean_swish")

@@ -19,7 +19,11 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "reviewcoord.cli", *args],
-        capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
     )
 
 
@@ -35,25 +39,42 @@ def test_examples_cover_block_and_go() -> None:
     gates = set()
     for path in EXAMPLES:
         pr = json.loads(path.read_text())["pull"]["number"]
-        gates.add(json.loads(run(str(pr), "--replay", str(path), "--format", "json").stdout)["gate"])
+        gates.add(
+            json.loads(run(str(pr), "--replay", str(path), "--format", "json").stdout)["gate"]
+        )
     assert gates == {"block", "go"}
 
 
 def test_comment_format_prints_the_sticky(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["12", "--replay", str(ROOT / "examples/pr-block.json"), "--format", "comment"]) == 0
+    assert (
+        main(["12", "--replay", str(ROOT / "examples/pr-block.json"), "--format", "comment"]) == 0
+    )
     out = capsys.readouterr().out
     assert out.startswith("<!-- review-coordinator-verdict -->\n")
 
 
 def test_fail_on_block_sets_exit_code() -> None:
-    proc = run("12", "--replay", str(ROOT / "examples/pr-block.json"), "--format", "json",
-               "--fail-on-block")
+    proc = run(
+        "12",
+        "--replay",
+        str(ROOT / "examples/pr-block.json"),
+        "--format",
+        "json",
+        "--fail-on-block",
+    )
     assert proc.returncode == 1
 
 
 def test_explicit_expected_bots_make_missing_bot_pending() -> None:
-    proc = run("34", "--replay", str(ROOT / "examples/pr-go.json"), "--format", "json",
-               "--expected-bots", "codex,claude[bot]")
+    proc = run(
+        "12",
+        "--replay",
+        str(ROOT / "examples/pr-block.json"),
+        "--format",
+        "json",
+        "--expected-bots",
+        "codex,claude[bot]",
+    )
     v = json.loads(proc.stdout)
     assert v["pending"] == ["claude"] and "codex" in v["settled_on"]
     assert "still pending: claude" in v["gate_reason"]
@@ -68,16 +89,26 @@ def test_explicit_expected_bots_make_missing_bot_pending() -> None:
         ('{"repo": "octo/app"}', "missing key 'pull'"),
         ('{"repo": "octo/app", "pull": {"number": 1}}', "head.sha"),
         ('{"repo": "x", "pull": {}}', "'repo' must be"),
-        ('{"repo": "o/r", "pull": {"number": 1, "head": {"sha": "a"}}, "reviews": {}}',
-         "'reviews' must be a list"),
-        ('{"repo": "o/r", "pull": {"number": 1, "head": {"sha": "a"}}, "reviews": [{"id": "x"}]}',
-         "reviews[0]"),
-        ('{"repo": "o/r", "pull": {"number": 1, "head": {"sha": "a"}},'
-         ' "issue_comments": [{"id": 1, "body": 5}]}', "issue_comments[0]"),
+        (
+            '{"repo": "o/r", "pull": {"number": 1, "head": {"sha": "a"}}, "reviews": {}}',
+            "'reviews' must be a list",
+        ),
+        (
+            '{"repo": "o/r", "pull": {"number": 1, "head": {"sha": "a"}},'
+            ' "reviews": [{"id": "x"}]}',
+            "reviews[0]",
+        ),
+        (
+            '{"repo": "o/r", "pull": {"number": 1, "head": {"sha": "a"}},'
+            ' "issue_comments": [{"id": 1, "body": 5}]}',
+            "issue_comments[0]",
+        ),
         ("[" * 100_000, "JSON"),
     ],
 )
-def test_bad_snapshots_give_one_clear_line(tmp_path: Path, content: str | None, message: str) -> None:
+def test_bad_snapshots_give_one_clear_line(
+    tmp_path: Path, content: str | None, message: str
+) -> None:
     path = tmp_path / "snap.json"
     if content is not None:
         path.write_text(content)

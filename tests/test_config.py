@@ -12,8 +12,12 @@ SRC = ".github/review-coordinator.yml"
 
 def build(file_text: str = "", **inputs: object) -> Settings:
     values = parse_config_file(file_text, SRC) if file_text else {}
-    return build_settings(values, {k.replace("_", "-"): v for k, v in inputs.items()},
-                          file_source=SRC, input_source="workflow inputs")
+    return build_settings(
+        values,
+        {k.replace("_", "-"): v for k, v in inputs.items()},
+        file_source=SRC,
+        input_source="workflow inputs",
+    )
 
 
 def test_defaults_match_interface() -> None:
@@ -21,7 +25,11 @@ def test_defaults_match_interface() -> None:
     assert (s.settle, s.fast_timeout, s.full_timeout, s.poll_interval) == ("fast", 180, 480, 15)
     assert s.expected_bots == ["auto"] and s.merge_patience and s.format == "both"
     assert s.check_name == s.status_context == "review-coordinator"
-    assert (s.group_window, s.fast_pack, s.slow_pack) == (5, ["claude", "copilot", "cursor"], ["codex"])
+    assert (s.group_window, s.fast_pack, s.slow_pack) == (
+        5,
+        ["claude", "copilot", "cursor"],
+        ["codex"],
+    )
     assert not s.dry_run and not s.fail_on_block
 
 
@@ -40,7 +48,9 @@ def test_input_strings_are_coerced() -> None:
 
 
 def test_severity_overrides() -> None:
-    s = build("severity:\n  cursor:\n    High Severity: medium\n  copilot:\n    '[MUST]': critical\n")
+    s = build(
+        "severity:\n  cursor:\n    High Severity: medium\n  copilot:\n    '[MUST]': critical\n"
+    )
     assert s.severity == {"cursor": {"High Severity": "medium"}, "copilot": {"[MUST]": "critical"}}
 
 
@@ -63,7 +73,9 @@ def test_severity_overrides() -> None:
         ("", {"poll_interval": "0"}, "key 'poll-interval'"),
     ],
 )
-def test_errors_name_source_key_and_choices(text: str, inputs: dict[str, object], message: str) -> None:
+def test_errors_name_source_key_and_choices(
+    text: str, inputs: dict[str, object], message: str
+) -> None:
     with pytest.raises(ConfigError) as info:
         build(text, **inputs)
     assert message in str(info.value)
@@ -72,7 +84,8 @@ def test_errors_name_source_key_and_choices(text: str, inputs: dict[str, object]
 def test_yaml_bomb_is_refused_quickly() -> None:
     bomb = "a: &a [x,x,x,x,x,x,x,x,x]\n" + "".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)}]\n"
-        for i in range(9))
+        for i in range(9)
+    )
     with pytest.raises(ConfigError, match="anchors and aliases"):
         parse_config_file(bomb, SRC)
     with pytest.raises(ConfigError, match="larger than"):

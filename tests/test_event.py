@@ -64,24 +64,35 @@ def test_other_events_name_the_event() -> None:
 
 @pytest.mark.parametrize(
     "data",
-    [{}, {"pull_request": None}, {"pull_request": {"number": "x"}}, {"pull_request": []},
-     {"pull_request": {"number": True}}, {"pull_request": {"number": -3}}],
+    [
+        {},
+        {"pull_request": None},
+        {"pull_request": {"number": "x"}},
+        {"pull_request": []},
+        {"pull_request": {"number": True}},
+        {"pull_request": {"number": -3}},
+    ],
 )
 def test_malformed_pull_payloads(data: dict[str, object]) -> None:
-    with pytest.raises(EventError, match="no pull_request.number"):
+    with pytest.raises(EventError, match=r"no pull_request\.number"):
         resolve("pull_request", data, "")
 
 
 def test_malformed_issue_comment_payload() -> None:
     with pytest.raises(EventError):
         resolve("issue_comment", {"issue": "nope"}, "")
-    with pytest.raises(EventError, match="no valid issue.number"):
+    with pytest.raises(EventError, match=r"no valid issue\.number"):
         resolve("issue_comment", {"issue": {"pull_request": {"url": "x"}}}, "")
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    ("not json", "not valid JSON"), ("[1, 2]", "not a JSON object"), ("\xff", "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json", "not valid JSON"),
+        ("[1, 2]", "not a JSON object"),
+        ("\xff", "not valid JSON"),
+    ],
+)
 def test_bad_payload_files(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "event.json"
     path.write_bytes(content.encode("latin-1"))

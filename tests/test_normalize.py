@@ -9,20 +9,36 @@ from hypothesis import strategies as st
 from reviewcoord.normalize import DEFAULT_TABLE, canonical_label, level_for, merged_table
 
 TABLE = [
-    ("codex", "P0", "critical"), ("codex", "P1", "critical"), ("codex", "P2", "medium"),
+    ("codex", "P0", "critical"),
+    ("codex", "P1", "critical"),
+    ("codex", "P2", "medium"),
     ("codex", "P3", "low"),
-    ("cursor", "**Critical Severity**", "critical"), ("cursor", "High Severity", "critical"),
-    ("cursor", "blocking", "critical"), ("cursor", "**Medium Severity**", "medium"),
-    ("cursor", "non-blocking", "medium"), ("cursor", "Low Severity", "low"),
-    ("claude", "🔴", "critical"), ("claude", "Important", "critical"),
-    ("claude", "🔴 **Critical: x**", "critical"), ("claude", "🟡", "medium"),
-    ("claude", "🟡 Warnings (Should Fix)", "medium"), ("claude", "Nit", "medium"),
-    ("claude", "🟣", "low"), ("claude", "Pre-existing", "low"), ("claude", "🟢", "low"),
+    ("cursor", "**Critical Severity**", "critical"),
+    ("cursor", "High Severity", "critical"),
+    ("cursor", "blocking", "critical"),
+    ("cursor", "**Medium Severity**", "medium"),
+    ("cursor", "non-blocking", "medium"),
+    ("cursor", "Low Severity", "low"),
+    ("claude", "🔴", "critical"),
+    ("claude", "Important", "critical"),
+    ("claude", "🔴 **Critical: x**", "critical"),
+    ("claude", "🟡", "medium"),
+    ("claude", "🟡 Warnings (Should Fix)", "medium"),
+    ("claude", "Nit", "medium"),
+    ("claude", "🟣", "low"),
+    ("claude", "Pre-existing", "low"),
+    ("claude", "🟢", "low"),
     ("claude", "🔵 Suggestions (Consider)", "low"),
-    ("copilot", "High", "critical"), ("copilot", "Medium", "medium"), ("copilot", "Low", "low"),
-    ("copilot", "[nitpick]", "low"), ("copilot", "suppressed (low confidence)", "low"),
-    ("codex", None, "medium"), ("copilot", None, "medium"), ("cursor", "Whatever", "medium"),
-    ("codex", "P4", "medium"), ("greptile", "P1", "medium"),
+    ("copilot", "High", "critical"),
+    ("copilot", "Medium", "medium"),
+    ("copilot", "Low", "low"),
+    ("copilot", "[nitpick]", "low"),
+    ("copilot", "suppressed (low confidence)", "low"),
+    ("codex", None, "medium"),
+    ("copilot", None, "medium"),
+    ("cursor", "Whatever", "medium"),
+    ("codex", "P4", "medium"),
+    ("greptile", "P1", "medium"),
 ]
 
 
@@ -39,7 +55,9 @@ def test_every_table_key_maps_to_exactly_one_level() -> None:
 
 
 def test_overrides_extend_and_replace() -> None:
-    table = merged_table({"cursor": {"**High Severity**": "medium"}, "copilot": {"[MUST]": "critical"}})
+    table = merged_table(
+        {"cursor": {"**High Severity**": "medium"}, "copilot": {"[MUST]": "critical"}}
+    )
     assert level_for("cursor", "High Severity", table) == "medium"
     assert level_for("copilot", "[MUST]", table) == "critical"
     assert level_for("codex", "P1", table) == "critical"

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reviewcoord.group import group
-from reviewcoord.pipeline import verdict_from
 from reviewcoord.ingest import Ingested
 from reviewcoord.model import BOT_KEYS, Finding
+from reviewcoord.pipeline import verdict_from
 from reviewcoord.rank import gate, rank, to_verdict_findings
 from tests.factories import finding
 
@@ -19,32 +19,54 @@ def worked_example() -> list[Finding]:
     """Seed 002 § Worked example: Codex, Copilot, Cursor on one PR (no Claude)."""
     return [
         # 3-bot convergence at handler.ts:225–230; spread blocking / Medium / P3.
-        finding("cursor", "src/handler.ts", 225, "Null session dereference", "blocking",
-                line_end=230, comment_id=1),
+        finding(
+            "cursor",
+            "src/handler.ts",
+            225,
+            "Null session dereference",
+            "blocking",
+            line_end=230,
+            comment_id=1,
+        ),
         finding("copilot", "src/handler.ts", 227, "session may be null here", None, comment_id=2),
-        finding("codex", "src/handler.ts", 229, "Guard the session before use", "P3",
-                comment_id=3),
+        finding("codex", "src/handler.ts", 229, "Guard the session before use", "P3", comment_id=3),
         # 2-bot group at runner.ts:208–217 (same memory issue).
-        finding("copilot", "src/runner.ts", 208, "Buffer grows without bound", None,
-                comment_id=4),
-        finding("codex", "src/runner.ts", 213, "Unbounded buffer growth", "P2",
-                line_end=217, comment_id=5),
+        finding("copilot", "src/runner.ts", 208, "Buffer grows without bound", None, comment_id=4),
+        finding(
+            "codex",
+            "src/runner.ts",
+            213,
+            "Unbounded buffer growth",
+            "P2",
+            line_end=217,
+            comment_id=5,
+        ),
         # Same theme 100+ lines apart stays separate (line distance only).
-        finding("copilot", "src/serialize.ts", 47, "JSON.stringify may return undefined", None,
-                comment_id=6),
-        finding("codex", "src/serialize.ts", 163, "JSON.stringify may return undefined", "P2",
-                comment_id=7),
+        finding(
+            "copilot",
+            "src/serialize.ts",
+            47,
+            "JSON.stringify may return undefined",
+            None,
+            comment_id=6,
+        ),
+        finding(
+            "codex",
+            "src/serialize.ts",
+            163,
+            "JSON.stringify may return undefined",
+            "P2",
+            comment_id=7,
+        ),
         # A singleton.
-        finding("cursor", "src/util.ts", 12, "Off-by-one in slice", "Low Severity",
-                comment_id=8),
+        finding("cursor", "src/util.ts", 12, "Off-by-one in slice", "Low Severity", comment_id=8),
     ]
 
 
 def ingested(findings: list[Finding]) -> Ingested:
     return Ingested(
         findings=findings,
-        states={"codex": "settled", "copilot": "settled", "cursor": "settled",
-                "claude": "absent"},
+        states={"codex": "settled", "copilot": "settled", "cursor": "settled", "claude": "absent"},
         unknown_bots=[],
         parse_notes=[],
     )
@@ -52,20 +74,35 @@ def ingested(findings: list[Finding]) -> Ingested:
 
 def test_worked_example_groups_ranks_and_blocks() -> None:
     verdict = verdict_from(
-        ingested(worked_example()), repo="octo/app", pr=12, head_sha="abc", cycle=1,
-        settle="fast", expected=["codex", "copilot", "cursor"],
+        ingested(worked_example()),
+        repo="octo/app",
+        pr=12,
+        head_sha="abc",
+        cycle=1,
+        settle="fast",
+        expected=["codex", "copilot", "cursor"],
     )
     assert verdict.gate == "block"
     assert verdict.gate_reason == "1 critical finding (3 bots agree)"
     top = verdict.critical[0]
     assert (top.id, top.file, top.line, top.line_end, top.agreement) == (
-        "F1", "src/handler.ts", 225, 230, 3)
+        "F1",
+        "src/handler.ts",
+        225,
+        230,
+        3,
+    )
     assert top.spread == "Cursor:blocking · Copilot:medium (no label) · Codex:P3"
     assert [s.severity for s in top.sources] == ["critical", "medium", "low"]
     assert [s.severity_raw for s in top.sources] == ["blocking", None, "P3"]
     second = verdict.advisory[0]
     assert (second.id, second.file, second.line, second.line_end, second.agreement) == (
-        "F2", "src/runner.ts", 208, 217, 2)
+        "F2",
+        "src/runner.ts",
+        208,
+        217,
+        2,
+    )
     serialize = [f for f in verdict.advisory if f.file == "src/serialize.ts"]
     assert [(f.line, f.agreement) for f in serialize] == [(47, 1), (163, 1)]
     assert len(verdict.critical) + len(verdict.advisory) == 5
@@ -73,8 +110,10 @@ def test_worked_example_groups_ranks_and_blocks() -> None:
 
 
 def test_window_is_configurable() -> None:
-    pair = [finding("codex", "a.py", 10, "x", "P2"), finding("cursor", "a.py", 18, "y",
-                                                             "Medium Severity")]
+    pair = [
+        finding("codex", "a.py", 10, "x", "P2"),
+        finding("cursor", "a.py", 18, "y", "Medium Severity"),
+    ]
     assert len(group(pair, window=5)) == 2
     assert len(group(pair, window=8)) == 1
 
@@ -102,22 +141,44 @@ def test_rank_order_level_then_agreement_then_file_then_line() -> None:
     ]
     ranked = rank(group(fs))
     assert [(g.file, g.line, g.severity) for g in ranked] == [
-        ("a.py", 100, "critical"), ("z.py", 1, "critical"), ("b.py", 50, "medium"),
-        ("a.py", 9, "medium"), ("a.py", 3, "low")]
+        ("a.py", 100, "critical"),
+        ("z.py", 1, "critical"),
+        ("b.py", 50, "medium"),
+        ("a.py", 9, "medium"),
+        ("a.py", 3, "low"),
+    ]
 
 
 def test_gate_reasons() -> None:
     c, a = to_verdict_findings(rank(group([finding("codex", "a.py", 1, "t", "P2")])))
     assert gate(c, a, []) == ("go", "no critical findings (1 advisory)")
     assert gate([], [], ["codex"]) == ("go", "clean: no findings; still pending: codex")
-    c, a = to_verdict_findings(rank(group([finding("codex", "a.py", 1, "t", "P0"),
-                                           finding("cursor", "b.py", 1, "u", "High Severity")])))
+    c, a = to_verdict_findings(
+        rank(
+            group(
+                [
+                    finding("codex", "a.py", 1, "t", "P0"),
+                    finding("cursor", "b.py", 1, "u", "High Severity"),
+                ]
+            )
+        )
+    )
     assert gate(c, a, []) == ("block", "2 critical findings")
 
 
 def _dump(findings: list[Finding]) -> list[tuple[object, ...]]:
-    return [(g.file, g.line, g.line_end, g.title, g.severity, g.agreement,
-             tuple(f.stable_id for f in g.findings)) for g in rank(group(findings))]
+    return [
+        (
+            g.file,
+            g.line,
+            g.line_end,
+            g.title,
+            g.severity,
+            g.agreement,
+            tuple(f.stable_id for f in g.findings),
+        )
+        for g in rank(group(findings))
+    ]
 
 
 def test_grouping_is_independent_of_order_exhaustive_small() -> None:
@@ -130,8 +191,14 @@ def test_grouping_is_independent_of_order_exhaustive_small() -> None:
 _findings = st.lists(
     st.builds(
         lambda bot, file, line, span, title, raw, cid: finding(
-            bot, file, line, title, raw, line_end=(line + span) if line and span else None,
-            comment_id=cid),
+            bot,
+            file,
+            line,
+            title,
+            raw,
+            line_end=(line + span) if line and span else None,
+            comment_id=cid,
+        ),
         st.sampled_from(BOT_KEYS),
         st.sampled_from(["a.py", "b.py", None]),
         st.one_of(st.none(), st.integers(1, 60)),

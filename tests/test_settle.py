@@ -34,19 +34,26 @@ def reading(head: str = "h1", **states: BotState) -> Reading:
 
 def script(clock: FakeClock, timeline: list[tuple[float, Reading]]) -> Callable[[], Reading]:
     """read() returns the latest reading whose time has come."""
+
     def read() -> Reading:
         current = timeline[0][1]
         for at, r in timeline:
             if clock.t >= at:
                 current = r
         return current
+
     return read
 
 
 def policy(mode: str = "fast", **kw: object) -> SettlePolicy:
     base: dict[str, object] = dict(
-        mode=mode, expected=list(BOT_KEYS), fast_pack=["claude", "copilot", "cursor"],
-        slow_pack=["codex"], fast_timeout=180, full_timeout=480, poll_interval=15,
+        mode=mode,
+        expected=list(BOT_KEYS),
+        fast_pack=["claude", "copilot", "cursor"],
+        slow_pack=["codex"],
+        fast_timeout=180,
+        full_timeout=480,
+        poll_interval=15,
         merge_patience=False,
     )
     base.update(kw)
@@ -55,8 +62,10 @@ def policy(mode: str = "fast", **kw: object) -> SettlePolicy:
 
 def test_fast_fires_when_fast_pack_done_not_at_timeout() -> None:
     clock = FakeClock()
-    read = script(clock, [(0, reading()), (40, reading(claude="settled", copilot="settled",
-                                                          cursor="settled"))])
+    read = script(
+        clock,
+        [(0, reading()), (40, reading(claude="settled", copilot="settled", cursor="settled"))],
+    )
     result = settle(read, policy(), clock, lambda r: False)
     assert result.mode == "fast" and not result.timed_out
     assert clock.t == 45 and result.polls == 4
@@ -64,16 +73,22 @@ def test_fast_fires_when_fast_pack_done_not_at_timeout() -> None:
 
 def test_fast_times_out_and_never_waits_forever() -> None:
     clock = FakeClock()
-    result = settle(script(clock, [(0, reading(claude="in_progress"))]), policy(), clock,
-                    lambda r: False)
+    result = settle(
+        script(clock, [(0, reading(claude="in_progress"))]), policy(), clock, lambda r: False
+    )
     assert result.timed_out and clock.t == 180
     assert all(s <= 15 for s in clock.sleeps)
 
 
 def test_in_progress_is_pending_until_finished() -> None:
     clock = FakeClock()
-    read = script(clock, [(0, reading(claude="in_progress", copilot="settled", cursor="settled")),
-                          (100, reading(claude="settled", copilot="settled", cursor="settled"))])
+    read = script(
+        clock,
+        [
+            (0, reading(claude="in_progress", copilot="settled", cursor="settled")),
+            (100, reading(claude="settled", copilot="settled", cursor="settled")),
+        ],
+    )
     result = settle(read, policy(), clock, lambda r: False)
     assert clock.t == 105 and not result.timed_out
 
@@ -105,9 +120,11 @@ def test_full_waits_for_everyone_or_full_timeout() -> None:
 def test_none_reads_once() -> None:
     clock = FakeClock()
     calls = []
+
     def read() -> Reading:
         calls.append(1)
         return reading()
+
     result = settle(read, policy("none"), clock, lambda r: True)
     assert result.mode == "none" and len(calls) == 1 and clock.t == 0
 
@@ -121,16 +138,23 @@ def test_empty_fast_pack_fires_at_once_then_patience_decides() -> None:
 
 def test_head_move_restarts_on_new_head_and_is_bounded() -> None:
     clock = FakeClock()
-    read = script(clock, [(0, reading("h1")), (30, reading("h2")),
-                          (60, reading("h2", claude="settled", copilot="settled",
-                                       cursor="settled"))])
+    read = script(
+        clock,
+        [
+            (0, reading("h1")),
+            (30, reading("h2")),
+            (60, reading("h2", claude="settled", copilot="settled", cursor="settled")),
+        ],
+    )
     result = settle(read, policy(), clock, lambda r: False)
     assert result.reading.pull.head_sha == "h2" and result.restarts == 1
     assert any("head moved" in n for n in result.log)
 
     clock = FakeClock()
     heads = iter(range(100))
+
     def moving() -> Reading:
         return reading(f"h{next(heads)}")
+
     result = settle(moving, policy(max_restarts=3), clock, lambda r: False)
     assert result.restarts == 3 and result.timed_out

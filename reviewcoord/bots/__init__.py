@@ -47,6 +47,6 @@ def parse_comment(bot: BotKey, comment: RawComment) -> ParsedComment:
     """Classify one comment of a known bot. Never raises."""
     try:
         parsed: ParsedComment = PARSERS[bot].parse(comment)
-    except Exception as exc:  # noqa: BLE001 - a parser bug must become data, not a crash
+    except Exception as exc:  # a parser bug must become data, not a crash
         return fallback_finding(bot, comment, f"parser error: {type(exc).__name__}")
     return parsed

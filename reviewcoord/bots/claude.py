@@ -1,13 +1,198 @@
-"""claude parser (placeholder until the real parser lands)."""
+"""Claude (`claude[bot]`): two products on one login; shapes are shared/bots/FORMATS.md §4.
+
+4a claude-code-action: a tracking issue comment edited in place ("Claude Code is working…" →
+`**Claude finished @user's task …**` or `**Claude encountered an error …**`) whose final text
+is free-form and prompt-defined; plus workflow-posted review comments with emoji-headed
+sections of numbered findings. 4b the managed Claude Code Review: inline comments that start
+with 🔴 / 🟡 / 🟣 alone (the emoji is the label; title = first sentence after it).
+"""
 
 from __future__ import annotations
 
-from reviewcoord.bots.common import fallback_finding
-from reviewcoord.model import BotKey, ParsedComment, RawComment
+import re
+from dataclasses import dataclass, field
+
+from reviewcoord.bots.common import (
+    clean_body,
+    fallback_finding,
+    first_sentence,
+    found,
+    headline,
+    location,
+    make_finding,
+    noise,
+    stated_path_line,
+)
+from reviewcoord.model import BotKey, Finding, ParsedComment, RawComment
 
 KEY: BotKey = "claude"
 LOGINS: frozenset[str] = frozenset({"claude[bot]", "claude"})
 
+_MANAGED = ("🔴", "🟡", "🟣")
+# Prompt-defined sections use any colour marker; ✅ / 🔍 / 🚫 headings are not severities
+# (L_email_claude54 "### ✅ Good Practices", L_email_verificay3 "#### 🔍 Areas for Enhancement").
+_COLOURS = ("🔴", "🟠", "🟡", "🟢", "🔵", "🟣")
+_MANAGED_WORD = re.compile(r"\*\*(?:Important|Nit|Pre-existing)\*\*[ \t:—-]*", re.I)
+_ERROR = re.compile(r"\*\*Claude encountered an error")
+_FINISHED = re.compile(r"^[ \t]*\*\*Claude finished\b[^\n]{0,2000}", re.M)
+_WORKING = re.compile(
+    r"Claude Code is working|^#{1,4}[ \t]*Review in progress|I['’]ll analyze this and get back",
+    re.I | re.M,
+)
+_UNCHECKED = re.compile(r"^[ \t]*[-*][ \t]+\[ \]", re.M)
+_SKIPPED = re.compile(r"Code review skipped", re.I)
+_LGTM = re.compile(r"^[ \t>*_]*LGTM\b", re.I)
+_REVIEWISH = re.compile(
+    r"\b(?:review|LGTM|approve[ds]?|approval|verdict|recommendation|request(?:ed)? changes)\b",
+    re.I,
+)
+_HEADING = re.compile(r"^[ \t]{0,3}#{2,6}[ \t]+(?P<text>[^\n]{1,500}?)[ \t#]*$")
+# `### 🔴 **Critical: Title**` (SkogAI/lore#45): the heading is itself one finding.
+_LABELLED = re.compile(r"(?P<label>[A-Za-z][\w -]{0,30}?):[ \t]*(?P<title>\S[^\n]*)")
+# `1. **Title** — `path:line`` at the top level of a colour section (L_email_claude54).
+_ITEM = re.compile(
+    r"^ ?(?:\d{1,3}[.)]|[-*])[ \t]+\*\*(?P<title>[^\n]{1,500}?)\*\*(?P<rest>[^\n]*)$"
+)
+_LOCATION_LINE = re.compile(r"\bLocation:?\**:?", re.I)
+_FENCE = re.compile(r"^[ \t]{0,3}(?:```|~~~)")
+
+
+@dataclass
+class _Entry:
+    label: str
+    title: str
+    head: str  # the rest of the item's first line, where `path:line` sits
+    lines: list[str] = field(default_factory=list)
+
+
+def _colour(text: str) -> str | None:
+    return next((c for c in _COLOURS if text.startswith(c)), None)
+
+
+def _entries(body: str) -> list[_Entry]:
+    """Prompt-defined findings: one per numbered item of a colour section, or per colour heading
+    of the `Label: title` form."""
+    entries: list[_Entry] = []
+    section: str | None = None
+    current: _Entry | None = None
+    in_fence = False
+    for line in body.split("\n"):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        if in_fence or _FENCE.match(line):
+            if current is not None:
+                current.lines.append(line)
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            text = heading.group("text").replace("**", "").strip()
+            colour = _colour(text)
+            current, section = None, None
+            if colour is None:
+                continue
+            rest = text[len(colour) :].lstrip("\ufe0f ").strip()
+            labelled = _LABELLED.fullmatch(rest)
+            if labelled:
+                label = f"{colour} {labelled.group('label').strip()}"
+                current = _Entry(label, labelled.group("title").strip(), "")
+                entries.append(current)
+            else:
+                section = text
+            continue
+        item = _ITEM.match(line) if section else None
+        if section and item:
+            current = _Entry(section, item.group("title").strip(), item.group("rest"))
+            entries.append(current)
+        elif current is not None:
+            current.lines.append(line)
+    return entries
+
+
+def _entry_location(entry: _Entry) -> tuple[str | None, int | None]:
+    path, line = stated_path_line(entry.head)
+    if path is None:
+        for text in entry.lines:
+            if _LOCATION_LINE.search(text):
+                path, line = stated_path_line(text)
+                break
+    return path, line
+
+
+def _prompt_findings(comment: RawComment, body: str) -> list[Finding]:
+    findings = []
+    for entry in _entries(body):
+        path, stated_line = _entry_location(entry)
+        file, line, line_end = location(comment, path, stated_line)
+        findings.append(
+            make_finding(
+                KEY,
+                comment,
+                title=entry.title.rstrip(":").strip() or entry.label,
+                severity_raw=entry.label,
+                file=file,
+                line=line,
+                line_end=line_end,
+                gist=first_sentence("\n".join(entry.lines)),
+            )
+        )
+    return findings
+
+
+def _managed(comment: RawComment, text: str) -> ParsedComment:
+    emoji = next(e for e in _MANAGED if text.startswith(e))
+    rest = _MANAGED_WORD.sub("", text[len(emoji) :].lstrip("\ufe0f \t"), count=1)
+    rest = rest.split("<details", 1)[0]
+    file, line, line_end = location(comment)
+    finding = make_finding(
+        KEY,
+        comment,
+        title=headline(rest) or emoji,
+        severity_raw=emoji,
+        file=file,
+        line=line,
+        line_end=line_end,
+        gist=first_sentence(rest),
+    )
+    return found([finding], "claude code review inline finding")
+
+
+def _finished(comment: RawComment, body: str, header: re.Match[str]) -> ParsedComment:
+    rest = body[header.end() :]
+    findings = _prompt_findings(comment, rest)
+    if findings:
+        return found(findings, "claude-code-action review findings")
+    # "Create PR ➔" or no review wording: a task report, not a review (L_flashinfer177).
+    if "Create PR" in header.group(0) or not _REVIEWISH.search(rest):
+        return noise("claude-code-action task report (not a review)")
+    return ParsedComment(kind="clean", reason="claude-code-action review without findings")
+
 
 def parse(comment: RawComment) -> ParsedComment:
-    return fallback_finding(KEY, comment, "no parser yet")
+    body = clean_body(comment.body)
+    text = body.strip()
+    if not text:
+        return noise("empty claude comment")
+    if _ERROR.search(body):
+        return noise("claude-code-action error")
+    if _SKIPPED.search(body[:2000]):
+        return noise("claude code review skipped (notice)")
+    if comment.endpoint == "review_comment" and text.startswith(_MANAGED):
+        return _managed(comment, text)
+    header = _FINISHED.search(body)
+    if header:
+        return _finished(comment, body, header)
+    thread = comment.endpoint == "review_comment"
+    if _WORKING.search(body):
+        if thread:
+            return noise("claude-code-action stub reply in a review thread")
+        return ParsedComment(kind="in_progress", reason="claude-code-action working")
+    findings = _prompt_findings(comment, body)
+    if findings:
+        return found(findings, "claude prompt-defined review findings")
+    if _LGTM.match(text):
+        return ParsedComment(kind="clean", reason="claude LGTM")
+    if _UNCHECKED.search(body) and not thread:
+        return ParsedComment(kind="in_progress", reason="claude-code-action checklist open")
+    if comment.in_reply_to_id is not None:
+        return noise("claude thread reply")
+    return fallback_finding(KEY, comment, "unrecognised claude comment")

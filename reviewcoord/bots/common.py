@@ -1,4 +1,8 @@
-"""Helpers shared by the bot parsers: text cleanup, locations, building a Finding."""
+"""Helpers shared by the bot parsers: text cleanup, locations, building a Finding.
+
+Every regex here is bounded (no nested or unbounded quantifiers across lines) because a comment
+body can be 1 MB and a parser must stay linear on it.
+"""
 
 from __future__ import annotations
 
@@ -7,27 +11,57 @@ import re
 from reviewcoord.model import BotKey, Finding, ParsedComment, RawComment, stable_finding_id
 from reviewcoord.normalize import level_for
 
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_TAG = re.compile(r"<[^>]{0,500}>")
-_MD_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
-_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_TAG = re.compile(r"<[^<>]{0,500}>")
+_MD_IMAGE = re.compile(r"!\[[^\]\n]{0,500}\]\([^)\s]{0,2000}(?:\s\"[^\"\n]{0,200}\")?\)")
+_MD_LINK = re.compile(r"\[([^\]\n]{0,500})\]\([^)\s]{0,2000}\)")
 _WS = re.compile(r"\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s")
-_FENCE = re.compile(r"^\s*(```|~~~)")
+_FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")
+# NUL and zero-width characters: invisible in GitHub's rendering, so they must not defeat a
+# marker match (`\u200bCodex Review: …`).
+_INVISIBLE = dict.fromkeys(map(ord, "\x00\u200b\u200c\u200d\u2060\ufeff"))
+_BACKTICK_SPAN = re.compile(r"`([^`\n]{1,300})`")
+_PATH_LINE = re.compile(r"(?P<path>[^\s:`]{1,250}?)(?::(?P<line>\d{1,7})(?:[-,–]\d{1,7}){0,20})?")
 
 TITLE_MAX = 200
 GIST_MAX = 240
+# A headline is cut at a clause break only if what is left still says something.
+_HEADLINE_MIN = 20
+_PROSE_MAX = 20_000
 
 # A GitHub blob permalink with a line anchor: …/blob/<sha>/<path>#L45-L46 (or #L45).
 PERMALINK = re.compile(
-    r"https?://[^\s/]+/[^\s/]+/[^\s/]+/blob/(?P<sha>[0-9a-f]{7,40})/(?P<path>[^\s#?)]+)"
-    r"#L(?P<start>\d+)(?:-L(?P<end>\d+))?"
+    r"https?://[^\s/]{1,200}/[^\s/]{1,200}/[^\s/]{1,200}/blob/(?P<sha>[0-9a-f]{7,40})/"
+    r"(?P<path>[^\s#?)]{1,1000})#L(?P<start>\d{1,7})(?:-L(?P<end>\d{1,7}))?"
 )
+
+
+def clean_body(body: str) -> str:
+    """The body as GitHub renders it for matching: CRLF → LF, invisible characters dropped."""
+    return body.replace("\r\n", "\n").replace("\r", "\n").translate(_INVISIBLE)
+
+
+def _strip_html_comments(text: str) -> str:
+    # A hand loop instead of `<!--.*?-->`: that regex is quadratic on many unclosed `<!--`.
+    out: list[str] = []
+    pos = 0
+    while True:
+        start = text.find("<!--", pos)
+        if start < 0:
+            out.append(text[pos:])
+            break
+        out.append(text[pos:start])
+        end = text.find("-->", start + 4)
+        if end < 0:  # GitHub hides everything after an unclosed comment
+            break
+        out.append(" ")
+        pos = end + 3
+    return "".join(out)
 
 
 def plain_text(markdown: str) -> str:
     """Markdown/HTML reduced to its words: comments, tags, images dropped, links to their text."""
-    text = _HTML_COMMENT.sub(" ", markdown)
+    text = _strip_html_comments(markdown)
     text = _MD_IMAGE.sub(" ", text)
     text = _MD_LINK.sub(r"\1", text)
     text = _TAG.sub(" ", text)
@@ -43,7 +77,7 @@ def clip(text: str, limit: int) -> str:
 def first_line(body: str) -> str:
     """The first non-blank line with words in it, as plain text."""
     for line in body.splitlines():
-        text = plain_text(line)
+        text = plain_text(line[:4000])
         if text:
             return text
     return ""
@@ -51,7 +85,7 @@ def first_line(body: str) -> str:
 
 def first_sentence(text: str) -> str:
     """The first sentence of prose (code fences skipped), as plain text."""
-    prose_lines = []
+    prose_lines: list[str] = []
     in_fence = False
     for line in text.splitlines():
         if _FENCE.match(line):
@@ -66,9 +100,67 @@ def first_sentence(text: str) -> str:
                 break
             continue
         prose_lines.append(line)
-    prose = plain_text(" ".join(prose_lines))
+    prose = plain_text(" ".join(prose_lines)[:_PROSE_MAX])
     parts = _SENTENCE_END.split(prose, maxsplit=1)
     return parts[0].strip() if parts else ""
+
+
+# Where a long first sentence turns from "what" to "why"; the corpus titles of untitled findings
+# stop there (Z29 and L_bun_nit at ": ", P_markus_inline at ", but", Rnoline at ", which", Rsugg
+# at a quoted " (“…”)"). A parenthesis that opens a code span (Rsugg's "(`frame_after …`)") is
+# part of the phrase, not an aside.
+_CLAUSE_BREAKS = (
+    ": ",
+    "; ",
+    " — ",
+    " – ",
+    ", but ",
+    ", which ",
+    ", so ",
+    ", because ",
+    ", since ",
+    ", whereas ",
+    ", while ",
+)
+
+
+def _clause_cut(sentence: str) -> str:
+    in_code = False
+    for i, char in enumerate(sentence):
+        if char == "`":
+            in_code = not in_code
+            continue
+        if in_code or i < _HEADLINE_MIN:
+            continue
+        if char == "(" and i > 0 and sentence[i - 1] == " ":
+            if sentence[i + 1 : i + 2] != "`":
+                return sentence[: i - 1].rstrip()
+            continue
+        for brk in _CLAUSE_BREAKS:
+            if sentence.startswith(brk, i):
+                return sentence[:i].rstrip()
+    return sentence
+
+
+def headline(text: str) -> str:
+    """A title for an untitled finding: its first sentence, cut at the first clause break."""
+    return _clause_cut(first_sentence(text))
+
+
+def stated_path_line(text: str) -> tuple[str | None, int | None]:
+    """The first `` `path:line` `` (or `` `path` ``) code span in `text` that names a file."""
+    for span in _BACKTICK_SPAN.finditer(text[:_PROSE_MAX]):
+        match = _PATH_LINE.fullmatch(span.group(1).strip())
+        if match is None:
+            continue
+        path = match.group("path")
+        if path.endswith("/") or path.startswith("-") or not ("." in path or "/" in path):
+            continue
+        if path.strip("./") == "" or path.endswith("."):
+            continue
+        line = match.group("line")
+        return path, int(line) if line else None
+    return None, None
 
 
 def location(
@@ -81,7 +173,8 @@ def location(
     states (permalink, LOCATIONS, `file:line`), else file-level (line None)."""
     path = comment.path or stated_path
     if comment.line is not None and comment.line > 0:
-        start = comment.start_line if comment.start_line and comment.start_line < comment.line else None
+        start_line = comment.start_line
+        start = start_line if start_line and start_line < comment.line else None
         return path, start or comment.line, comment.line if start else None
     if comment.original_line is not None and comment.original_line > 0:
         return path, comment.original_line, None
@@ -121,6 +214,18 @@ def make_finding(
         endpoint=comment.endpoint,
         comment_id=comment.id,
         reviewed_commit=reviewed_commit,
+    )
+
+
+def noise(reason: str, reviewed_commit: str | None = None) -> ParsedComment:
+    return ParsedComment(kind="noise", reason=reason, reviewed_commit=reviewed_commit)
+
+
+def found(
+    findings: list[Finding], reason: str, reviewed_commit: str | None = None
+) -> ParsedComment:
+    return ParsedComment(
+        kind="finding", findings=tuple(findings), reason=reason, reviewed_commit=reviewed_commit
     )
 
 

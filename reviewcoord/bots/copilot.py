@@ -1,13 +1,183 @@
-"""copilot parser (placeholder until the real parser lands)."""
+"""GitHub Copilot code review: shapes are shared/bots/FORMATS.md §2.
+
+Three logins, one reviewer: review bodies come from `copilot-pull-request-reviewer[bot]`, inline
+comments from `Copilot` (REST) or `copilot-pull-request-reviewer` (GraphQL). `Copilot` is also the
+coding agent, whose thread replies and issue comments are chatter, never findings.
+
+Inline findings are untitled prose (title = first sentence, `[nitpick] ` stripped into the
+label). Review bodies are overviews (noise: the findings are inline), clean verdicts, notices,
+or carry low-confidence findings as `**path:line**` items under "Comments suppressed due to low
+confidence (N)" (generations 1–2) or "### Suppressed comments (N)" (generation 3).
+"""
 
 from __future__ import annotations
 
-from reviewcoord.bots.common import fallback_finding
-from reviewcoord.model import BotKey, ParsedComment, RawComment
+import re
+from dataclasses import dataclass, field
+
+from reviewcoord.bots.common import (
+    clean_body,
+    fallback_finding,
+    first_sentence,
+    found,
+    headline,
+    location,
+    make_finding,
+    noise,
+)
+from reviewcoord.model import BotKey, Finding, ParsedComment, RawComment
 
 KEY: BotKey = "copilot"
-LOGINS: frozenset[str] = frozenset({"copilot-pull-request-reviewer[bot]", "copilot-pull-request-reviewer", "Copilot"})
+LOGINS: frozenset[str] = frozenset(
+    {"copilot-pull-request-reviewer[bot]", "copilot-pull-request-reviewer", "Copilot"}
+)
+
+NITPICK = "[nitpick]"
+SUPPRESSED = "suppressed (low confidence)"
+
+_NITPICK = re.compile(r"[ \t]*\[nitpick\][ \t]*", re.I)
+_NOT_ABLE = re.compile(r"Copilot wasn['’]t able to review|Copilot was not able to review", re.I)
+_APPROVE = re.compile(r"^#{1,4}[ \t]*🟢[ \t]*Approval recommended", re.M)
+_VERDICT = re.compile(
+    r"^#{1,4}[ \t]*(?:🟡|🔵)[ \t]*(?:Changes recommended|Needs a closer look)", re.M
+)
+_NO_COMMENTS = re.compile(r"generated (?:no|0) comments|Comments generated:\**[ \t]*0\b", re.I)
+_OVERVIEW = re.compile(
+    r"Pull request overview|Copilot reviewed \d+ out of \d+ changed files|Reviewed changes", re.I
+)
+# Coding-agent replies that sit on pulls/comments like findings (Z41: "Done. Removed the preview
+# test case … Changes in commit 0c66f2d.").
+_AGENT_REPLY = re.compile(
+    r"^(?:Done|Fixed|Addressed|Updated|Reverted|Good catch|Thanks|Thank you)\b[.!,:]"
+    r"|^I(?:['’]ve| have| will|['’]ll) "
+    r"|\b(?:Changes|Fixed|Addressed|Done) in (?:commit )?`?[0-9a-f]{7,40}\b",
+    re.I,
+)
+
+# Section headers that open a list of suppressed items, and the "Previously missed" group of
+# generation 3 (P_qoax_r2_closer, where it sits *inside* "### Suppressed comments (11)").
+_SUPPRESSED_HEAD = re.compile(
+    r"Comments suppressed due to low confidence \(\d+\)|^#{1,4}[ \t]*Suppressed comments \(\d+\)",
+    re.I,
+)
+_MISSED_HEAD = re.compile(r"^\**Previously missed \(\d+\)", re.I)
+_SECTION_END = re.compile(
+    r"^[ \t]*(?:</details>|- \*\*(?:Files reviewed|Comments generated|Review effort))", re.I
+)
+_ITEM = re.compile(r"^[ \t]{0,3}\*\*(?P<path>[^*\s][^*\n]{0,500}?):(?P<line>\d{1,7})\*\*[ \t]*$")
+_FENCE = re.compile(r"^[ \t]{0,3}(?:```|~~~)")
+_BULLET = re.compile(r"^[ \t]*[*-][ \t]+")
+
+
+@dataclass
+class _Item:
+    path: str
+    line: int
+    label: str | None
+    lines: list[str] = field(default_factory=list)
+
+
+def _items(body: str) -> list[_Item]:
+    items: list[_Item] = []
+    section: str | None = None  # "suppressed" / "missed" / None
+    in_fence = False
+    for line in body.split("\n"):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        if _SUPPRESSED_HEAD.search(line):
+            section = "suppressed"
+        elif _MISSED_HEAD.match(line.strip()):
+            # Inside a suppressed section it is only a sub-group: its items stay suppressed.
+            section = section or "missed"
+        elif _SECTION_END.match(line):
+            section = None
+        elif section and (item := _ITEM.match(line)):
+            label = SUPPRESSED if section == "suppressed" else None
+            items.append(_Item(item.group("path").strip(), int(item.group("line")), label))
+        elif items and section:
+            items[-1].lines.append(line)
+    return items
+
+
+def _suppressed_findings(comment: RawComment, body: str) -> list[Finding]:
+    findings = []
+    for item in _items(body):
+        text = "\n".join(item.lines).strip()
+        text = _BULLET.sub("", text, count=1)
+        label = item.label
+        nit = _NITPICK.match(text)
+        if nit:
+            label, text = NITPICK, text[nit.end() :]
+        file, line, line_end = location(comment, item.path, item.line)
+        findings.append(
+            make_finding(
+                KEY,
+                comment,
+                title=headline(text) or f"{item.path}:{item.line}",
+                severity_raw=label,
+                file=file,
+                line=line,
+                line_end=line_end,
+                gist=first_sentence(text),
+            )
+        )
+    return findings
+
+
+def _review(comment: RawComment, body: str) -> ParsedComment:
+    if _NOT_ABLE.search(body):
+        return noise("copilot could not review (notice)")
+    suppressed = _suppressed_findings(comment, body)
+    if suppressed:
+        return found(suppressed, "copilot review body with suppressed findings")
+    if _APPROVE.search(body):
+        return ParsedComment(kind="clean", reason="copilot verdict: approval recommended")
+    if _VERDICT.search(body):
+        return noise("copilot verdict overview (findings are inline)")
+    if _NO_COMMENTS.search(body):
+        return ParsedComment(kind="clean", reason="copilot generated no comments")
+    if _OVERVIEW.search(body):
+        return noise("copilot pull request overview (findings are inline)")
+    return fallback_finding(KEY, comment, "unrecognised copilot review body")
+
+
+def _inline(comment: RawComment, body: str) -> ParsedComment:
+    if comment.in_reply_to_id is not None:
+        return noise("copilot thread reply (coding agent or follow-up)")
+    text = body.strip()
+    if _AGENT_REPLY.search(text[:2000]):
+        return noise("copilot coding-agent reply")
+    label = None
+    nit = _NITPICK.match(text)
+    if nit:
+        label, text = NITPICK, text[nit.end() :]
+    title = headline(text)
+    if not title:
+        return fallback_finding(KEY, comment, "copilot inline comment without prose")
+    file, line, line_end = location(comment)
+    finding = make_finding(
+        KEY,
+        comment,
+        title=title,
+        severity_raw=label,
+        file=file,
+        line=line,
+        line_end=line_end,
+        gist=first_sentence(text),
+    )
+    return found([finding], "copilot inline finding")
 
 
 def parse(comment: RawComment) -> ParsedComment:
-    return fallback_finding(KEY, comment, "no parser yet")
+    body = clean_body(comment.body)
+    if not body.strip():
+        return noise("empty copilot comment")
+    if comment.endpoint == "issue_comment":
+        # The reviewer posts no issue comments; these are the coding agent's (Z34).
+        return noise("copilot coding-agent issue comment")
+    if comment.endpoint == "review":
+        return _review(comment, body)
+    return _inline(comment, body)

@@ -1,13 +1,126 @@
-"""cursor parser (placeholder until the real parser lands)."""
+"""Cursor Bugbot (`cursor[bot]`): shapes are shared/bots/FORMATS.md §3.
+
+A finding is one inline comment: `### Title`, `**High Severity**`, a `DESCRIPTION` block, a
+`BUGBOT_BUG_ID` (the native id Bugbot re-posts on later pushes), a `LOCATIONS` block of
+`path#L83-L89` ranges and "Reviewed by … for commit <sha>". Review bodies are wrappers, stale
+markers or the clean verdict; issue comments are refusals and notices.
+"""
 
 from __future__ import annotations
 
-from reviewcoord.bots.common import fallback_finding
+import re
+
+from reviewcoord.bots.common import (
+    clean_body,
+    fallback_finding,
+    first_line,
+    first_sentence,
+    found,
+    headline,
+    location,
+    make_finding,
+    noise,
+)
 from reviewcoord.model import BotKey, ParsedComment, RawComment
 
 KEY: BotKey = "cursor"
 LOGINS: frozenset[str] = frozenset({"cursor[bot]", "cursor"})
 
+_TITLE = re.compile(r"^###[ \t]+(?P<title>[^\n]{1,500})$", re.M)
+_SEVERITY = re.compile(
+    r"\*\*(?P<raw>(?:Critical|High|Medium|Low) Severity|(?:non-)?blocking)\*\*", re.I
+)
+_BUG_ID = re.compile(r"BUGBOT_BUG_ID:[ \t]*(?P<id>[0-9A-Za-z-]{1,100})")
+_RANGE = re.compile(r"^[ \t]*(?P<path>[^\s#]{1,1000})#L(?P<start>\d{1,7})(?:-L(?P<end>\d{1,7}))?")
+# "for commit 16bb9103…", or rendered (C_grok_clean) "for commit [`a294dcb`](…/commit/<40-hex>)".
+_COMMIT = re.compile(
+    r"for commit[ \t]+\[?`?(?P<sha>[0-9a-fA-F]{7,40})`?\]?"
+    r"(?:\(https?://[^)\s]{0,500}/commit/(?P<full>[0-9a-fA-F]{40})\))?"
+)
+_STALE = re.compile(r"BUGBOT_REVIEW_STALE|Stale Bugbot comment", re.I)
+_CLEAN = re.compile(
+    r"Bugbot reviewed your changes and found no (?:new issues|bugs)"
+    r"|Bugbot found no (?:new )?(?:issues|bugs)",
+    re.I,
+)
+_WRAPPER = re.compile(
+    r"BUGBOT_REVIEW|Bugbot has reviewed your changes and found \d+ potential issue", re.I
+)
+_NOTICE = re.compile(
+    r"Skipping Bugbot|Bugbot couldn['’]t run|Bugbot could not run|usage limit"
+    r"|free trial|Bugbot is disabled",
+    re.I,
+)
+_SUMMARY = re.compile(r"CURSOR_SUMMARY")
+
+
+def _between(body: str, start: str, end: str) -> str | None:
+    """Text between two markers (str.find keeps it linear on a 1 MB body)."""
+    at = body.find(start)
+    if at < 0:
+        return None
+    stop = body.find(end, at + len(start))
+    return body[at + len(start) : stop] if stop >= 0 else None
+
+
+def _commit(body: str) -> str | None:
+    match = _COMMIT.search(body)
+    if not match:
+        return None
+    return (match.group("full") or match.group("sha")).lower()
+
+
+def _finding(comment: RawComment, body: str, commit: str | None) -> ParsedComment:
+    title_match = _TITLE.search(body)
+    severity = _SEVERITY.search(body)
+    bug_id = _BUG_ID.search(body)
+    description = _between(body, "DESCRIPTION START", "DESCRIPTION END")
+    explanation = body
+    if description is not None:
+        explanation = description.strip().removeprefix("-->").removesuffix("<!--").strip()
+    title = title_match.group("title").strip() if title_match else headline(explanation)
+    stated: tuple[str | None, int | None, int | None] = (None, None, None)
+    locations = _between(body, "LOCATIONS START", "LOCATIONS END")
+    if locations:
+        # The first range is the primary one; further ranges repeat in "Additional Locations"
+        # (C_jdx12718_aur85). Ranges refer to the reviewed commit, so the anchor wins.
+        first = _RANGE.search(locations.strip())
+        if first:
+            end = first.group("end")
+            stated = (first.group("path"), int(first.group("start")), int(end) if end else None)
+    file, line, line_end = location(comment, *stated)
+    finding = make_finding(
+        KEY,
+        comment,
+        title=title or first_line(body),
+        severity_raw=severity.group("raw") if severity else None,
+        file=file,
+        line=line,
+        line_end=line_end,
+        gist=first_sentence(explanation),
+        native_id=bug_id.group("id") if bug_id else None,
+        reviewed_commit=commit,
+    )
+    return found([finding], "bugbot finding", commit)
+
 
 def parse(comment: RawComment) -> ParsedComment:
-    return fallback_finding(KEY, comment, "no parser yet")
+    body = clean_body(comment.body)
+    if not body.strip():
+        return noise("empty bugbot comment")
+    commit = _commit(body)
+    if _BUG_ID.search(body) or (_TITLE.search(body) and _SEVERITY.search(body)):
+        return _finding(comment, body, commit)
+    if _STALE.search(body):
+        return noise("bugbot stale review", commit)
+    if _CLEAN.search(body):
+        return ParsedComment(kind="clean", reason="bugbot clean verdict", reviewed_commit=commit)
+    if _WRAPPER.search(body):
+        return noise("bugbot review wrapper", commit)
+    if _NOTICE.search(body):
+        return noise("bugbot skip / usage / trial notice")
+    if _SUMMARY.search(body):
+        return noise("bugbot PR summary block", commit)
+    if comment.in_reply_to_id is not None:
+        return noise("bugbot thread reply")
+    return fallback_finding(KEY, comment, "unrecognised bugbot comment")

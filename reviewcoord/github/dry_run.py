@@ -68,14 +68,19 @@ class DryRunGateway:
     def create_issue_comment(self, number: int, body: str) -> IssueComment:
         self._print("POST issue comment", {"pr": number, "body": body})
         return IssueComment(
-            id=self._fake_id(), body=body, author_login=self.own_login,
-            html_url="(dry-run: not posted)", created_at=datetime.now(UTC),
+            id=self._fake_id(),
+            body=body,
+            author_login=self.own_login,
+            html_url="(dry-run: not posted)",
+            created_at=datetime.now(UTC),
         )
 
     def update_issue_comment(self, comment_id: int, body: str) -> IssueComment:
         self._print("PATCH issue comment", {"comment_id": comment_id, "body": body})
         return IssueComment(
-            id=comment_id, body=body, author_login=self.own_login,
+            id=comment_id,
+            body=body,
+            author_login=self.own_login,
             html_url="(dry-run: not updated)",
         )
 
@@ -85,29 +90,53 @@ class DryRunGateway:
     def create_status(
         self, sha: str, state: StatusState, description: str, context: str, target_url: str | None
     ) -> None:
-        self._print("POST commit status", {
-            "sha": sha, "state": state, "description": description, "context": context,
-            "target_url": target_url,
-        })
+        self._print(
+            "POST commit status",
+            {
+                "sha": sha,
+                "state": state,
+                "description": description,
+                "context": context,
+                "target_url": target_url,
+            },
+        )
 
     def create_check_run(
-        self, name: str, head_sha: str, status: CheckStatus, output: CheckOutput | None = None,
+        self,
+        name: str,
+        head_sha: str,
+        status: CheckStatus,
+        output: CheckOutput | None = None,
         conclusion: CheckConclusion | None = None,
     ) -> CheckRunRef:
-        self._print("POST check run", {
-            "name": name, "head_sha": head_sha, "status": status, "conclusion": conclusion,
-            "output": output.model_dump() if output else None,
-        })
+        self._print(
+            "POST check run",
+            {
+                "name": name,
+                "head_sha": head_sha,
+                "status": status,
+                "conclusion": conclusion,
+                "output": output.model_dump() if output else None,
+            },
+        )
         return CheckRunRef(id=self._fake_id(), name=name, status=status, head_sha=head_sha)
 
     def update_check_run(
-        self, check_run_id: int, status: CheckStatus, output: CheckOutput | None = None,
+        self,
+        check_run_id: int,
+        status: CheckStatus,
+        output: CheckOutput | None = None,
         conclusion: CheckConclusion | None = None,
     ) -> None:
-        self._print("PATCH check run", {
-            "id": check_run_id, "status": status, "conclusion": conclusion,
-            "output": output.model_dump() if output else None,
-        })
+        self._print(
+            "PATCH check run",
+            {
+                "id": check_run_id,
+                "status": status,
+                "conclusion": conclusion,
+                "output": output.model_dump() if output else None,
+            },
+        )
 
     @property
     def request_count(self) -> int:

@@ -8,7 +8,11 @@ DESCRIPTION_LIMIT = 140  # GitHub: "description is too long (maximum is 140 char
 
 
 def set_status(
-    gateway: Gateway, sha: str, state: StatusState, description: str, context: str,
+    gateway: Gateway,
+    sha: str,
+    state: StatusState,
+    description: str,
+    context: str,
     target_url: str | None = None,
 ) -> None:
     if len(description) > DESCRIPTION_LIMIT:

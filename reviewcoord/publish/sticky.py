@@ -22,7 +22,8 @@ def is_sticky(body: str) -> bool:
 def ours(comments: Sequence[RawComment], login: str) -> list[RawComment]:
     """Our stickies among a PR's issue comments, newest (highest id) first."""
     mine = [
-        c for c in comments
+        c
+        for c in comments
         if c.endpoint == "issue_comment" and c.author_login == login and is_sticky(c.body)
     ]
     return sorted(mine, key=lambda c: c.id, reverse=True)
@@ -60,7 +61,9 @@ def publish_sticky(
         log.info(f"a newer sticky comment {again[0].id} exists; keeping it")
         _delete_older(gateway, again[0].id, again, log)
         return IssueComment(
-            id=again[0].id, body=again[0].body, author_login=again[0].author_login,
+            id=again[0].id,
+            body=again[0].body,
+            author_login=again[0].author_login,
             html_url=again[0].html_url,
         )
     _delete_older(gateway, written.id, again, log)

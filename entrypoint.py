@@ -1,0 +1,3 @@
+from reviewcoord.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,248 @@
+"""Build and run the action's container image the way the GitHub Actions runner does.
+
+    from tests.container_support import container_image, run_action_container  # fixture + helper
+
+`container_image` is a session-scoped pytest fixture: it builds the image once per session with
+scripts/build-image.sh (which starts Docker and builds the local base image when needed). It skips
+only when REVIEWCOORD_SKIP_DOCKER=1; a missing Docker daemon or a failed build is a test failure.
+
+`run_action_container` mirrors actions/runner `ContainerActionHandler`: the runner's temp directory
+holds `_github_home` -> /github/home (HOME), `_github_workflow` -> /github/workflow (event.json) and
+`_runner_file_commands` -> /github/file_commands (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, ...); the
+workspace is mounted at /github/workspace, which is also the working directory. RUNNER_TEMP keeps
+the *host* path, as on GitHub: the runner translates only paths under the mounted directories, so
+RUNNER_TEMP itself does not exist inside the container. Env vars go in as `-e NAME` with the value
+in the docker client's environment (no token on the command line); names keep their hyphens
+(`INPUT_GITHUB-TOKEN`). `--network host` lets the container reach a fake API on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+IMAGE = os.environ.get("REVIEWCOORD_IMAGE", "reviewcoord:local")
+SKIP_ENV = "REVIEWCOORD_SKIP_DOCKER"
+BUILD_TIMEOUT = int(os.environ.get("REVIEWCOORD_BUILD_TIMEOUT", "1800"))
+
+
+@dataclass(frozen=True)
+class BuiltImage:
+    tag: str
+    size: int  # bytes, `docker image inspect -f '{{.Size}}'`
+    build_seconds: float  # wall time of scripts/build-image.sh in this session
+    log: str  # its combined output
+
+
+@functools.cache
+def _build(tag: str) -> BuiltImage | str:
+    """Build once per process; returns the image, or the failure message."""
+    env = dict(os.environ, REVIEWCOORD_IMAGE=tag)
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(
+            ["bash", str(REPO_ROOT / "scripts" / "build-image.sh"), "--tag", tag],
+            cwd=REPO_ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=BUILD_TIMEOUT,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as exc:
+        return f"scripts/build-image.sh timed out after {exc.timeout}s"
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        tail = "\n".join(proc.stdout.splitlines()[-40:])
+        return f"scripts/build-image.sh failed (exit {proc.returncode}):\n{tail}"
+    size = int(
+        subprocess.run(
+            ["docker", "image", "inspect", "-f", "{{.Size}}", tag],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    return BuiltImage(tag=tag, size=size, build_seconds=seconds, log=proc.stdout)
+
+
+def ensure_image(tag: str = IMAGE) -> BuiltImage:
+    """The built image; pytest.skip only with REVIEWCOORD_SKIP_DOCKER=1, else pytest.fail."""
+    if os.environ.get(SKIP_ENV) == "1":
+        pytest.skip(f"{SKIP_ENV}=1: container tests disabled")
+    result = _build(tag)
+    if isinstance(result, str):
+        pytest.fail(result, pytrace=False)
+    return result
+
+
+@pytest.fixture(scope="session")
+def container_image() -> Iterator[BuiltImage]:
+    yield ensure_image()
+
+
+class ActionRun(subprocess.CompletedProcess[str]):
+    """A finished `docker run` of the action, plus the runner-side files it wrote."""
+
+    runner_temp: Path  # host path, also the value of RUNNER_TEMP inside the container
+    github_output: Path  # host path of the GITHUB_OUTPUT file
+    step_summary: Path  # host path of the GITHUB_STEP_SUMMARY file
+    home: Path  # host path mounted at /github/home
+
+    def outputs(self) -> dict[str, str]:
+        """GITHUB_OUTPUT parsed like the runner: `name=value` and `name<<DELIM` ... `DELIM`."""
+        return parse_output_file(self.github_output.read_text(encoding="utf-8"))
+
+    def summary(self) -> str:
+        return self.step_summary.read_text(encoding="utf-8")
+
+
+def parse_output_file(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if not line:
+            continue
+        eq = line.find("=")
+        heredoc = line.find("<<")
+        if heredoc != -1 and (eq == -1 or heredoc < eq):
+            name, delim = line[:heredoc], line[heredoc + 2 :]
+            body: list[str] = []
+            while i < len(lines) and lines[i] != delim:
+                body.append(lines[i])
+                i += 1
+            if i >= len(lines):
+                raise ValueError(f"GITHUB_OUTPUT: no closing {delim!r} for {name!r}")
+            i += 1
+            out[name] = "\n".join(body)
+        elif eq != -1:
+            out[line[:eq]] = line[eq + 1 :]
+        else:
+            raise ValueError(f"GITHUB_OUTPUT: malformed line {line!r}")
+    return out
+
+
+def run_action_container(
+    env: Mapping[str, str],
+    *,
+    event_path: Path,
+    workdir: Path,
+    image: str = IMAGE,
+    runner_temp: Path | None = None,
+    args: Sequence[str] = (),
+    network: str = "host",
+    entrypoint: str | None = None,
+    timeout: float = 600,
+) -> ActionRun:
+    """Run the action image like the Actions runner: see the module docstring.
+
+    `env`: INPUT_* (hyphens kept), GITHUB_API_URL, GITHUB_REPOSITORY, GITHUB_EVENT_NAME, ... Values
+    here override the defaults this function sets (GITHUB_ACTIONS=true, the /github/... paths).
+    `event_path`: the webhook payload, copied to /github/workflow/event.json.
+    `workdir`: mounted read-write at /github/workspace (the working directory).
+    `runner_temp`: host directory standing for the runner's temp dir (default: a new temp dir).
+    `args`: extra container arguments (action.yml has no `args`, so normally none).
+    `entrypoint`: overrides the image's ENTRYPOINT (for plumbing checks only).
+    """
+    if runner_temp is None:
+        runner_temp = Path(tempfile.mkdtemp(prefix="reviewcoord-runner-temp-"))
+    runner_temp = runner_temp.resolve()
+    home = runner_temp / "_github_home"
+    workflow = runner_temp / "_github_workflow"
+    file_commands = runner_temp / "_runner_file_commands"
+    for d in (home, workflow, file_commands):
+        d.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(event_path, workflow / "event.json")
+
+    # The runner names these per step: set_output_<guid>, step_summary_<guid>, ...
+    step = uuid.uuid4().hex
+    files = {
+        "GITHUB_OUTPUT": f"set_output_{step}",
+        "GITHUB_STEP_SUMMARY": f"step_summary_{step}",
+        "GITHUB_ENV": f"set_env_{step}",
+        "GITHUB_PATH": f"add_path_{step}",
+        "GITHUB_STATE": f"save_state_{step}",
+    }
+    for name in files.values():
+        (file_commands / name).touch()
+
+    full_env: dict[str, str] = {
+        "CI": "true",
+        "GITHUB_ACTIONS": "true",
+        "HOME": "/github/home",
+        "GITHUB_WORKSPACE": "/github/workspace",
+        "GITHUB_EVENT_PATH": "/github/workflow/event.json",
+        "RUNNER_TEMP": str(runner_temp),
+        "RUNNER_OS": "Linux",
+        **{k: f"/github/file_commands/{v}" for k, v in files.items()},
+    }
+    full_env.update(env)
+
+    name = f"reviewcoord-test-{step[:12]}"
+    cmd = [
+        "docker", "run", "--rm", "--name", name,
+        "--network", network,
+        "--workdir", "/github/workspace",
+        "-v", f"{home}:/github/home",
+        "-v", f"{workflow}:/github/workflow",
+        "-v", f"{file_commands}:/github/file_commands",
+        "-v", f"{workdir.resolve()}:/github/workspace",
+    ]  # fmt: skip
+    if entrypoint is not None:
+        cmd += ["--entrypoint", entrypoint]
+    # Like the runner: `-e NAME` with the value in the docker client's environment, so tokens stay
+    # off the command line. Plain runner settings go as NAME=VALUE (HOME must not change the
+    # docker client's own HOME).
+    client_env = dict(os.environ)
+    for key, value in full_env.items():
+        if _is_secretish(key):
+            cmd += ["-e", key]
+            client_env[key] = value
+        else:
+            cmd += ["-e", f"{key}={value}"]
+    cmd.append(image)
+    cmd += list(args)
+    try:
+        proc = subprocess.run(
+            cmd, env=client_env, capture_output=True, text=True, timeout=timeout, check=False
+        )
+    except subprocess.TimeoutExpired:
+        subprocess.run(["docker", "rm", "-f", name], capture_output=True, check=False)
+        raise
+    run = ActionRun(proc.args, proc.returncode, proc.stdout, proc.stderr)
+    run.runner_temp = runner_temp
+    run.github_output = file_commands / files["GITHUB_OUTPUT"]
+    run.step_summary = file_commands / files["GITHUB_STEP_SUMMARY"]
+    run.home = home
+    return run
+
+
+def _is_secretish(name: str) -> bool:
+    upper = name.upper()
+    return upper.startswith("INPUT_") or any(w in upper for w in ("TOKEN", "SECRET", "PASSWORD"))
+
+
+def docker_sh(image: str, script: str, *, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """`docker run --rm --entrypoint sh IMAGE -c SCRIPT` (no network)."""
+    return subprocess.run(
+        ["docker", "run", "--rm", "--network", "none", "--entrypoint", "sh", image, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

@@ -1,0 +1,145 @@
+"""End-to-end harness: `python entrypoint.py` as a subprocess with the Actions environment,
+against the fake GitHub server on 127.0.0.1. State lives only in the fake; each run is a fresh
+process, as on a runner."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from tests.bots_support import load_corpus
+from tests.fakegithub import FakeGitHub
+
+ROOT = Path(__file__).resolve().parents[1]
+PAYLOADS = Path(__file__).parent / "fixtures/payloads"
+HEAD = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"  # pull_request.opened.json's head, PR 2
+NEW_HEAD = "b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4"
+MARKER = "<!-- review-coordinator-verdict -->"
+
+CODEX = "chatgpt-codex-connector[bot]"
+COPILOT_REVIEWER = "copilot-pull-request-reviewer[bot]"
+COPILOT = "Copilot"
+CURSOR = "cursor[bot]"
+CLAUDE = "claude[bot]"
+
+
+@cache
+def corpus() -> dict[str, str]:
+    return {e["corpus_id"]: e["body"] for e in load_corpus()}
+
+
+def body(corpus_id: str) -> str:
+    return corpus()[corpus_id]
+
+
+@dataclass
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+    outputs: dict[str, str]
+    summary: str
+
+    @property
+    def log(self) -> str:
+        return self.stdout + self.stderr
+
+
+def parse_outputs(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        name, _, delimiter = lines[i].partition("<<")
+        j = lines.index(delimiter, i + 1)
+        out[name] = "\n".join(lines[i + 1 : j])
+        i = j + 1
+    return out
+
+
+def run_action(
+    fake: FakeGitHub,
+    tmp: Path,
+    *,
+    event: str = "pull_request",
+    payload: str | dict[str, Any] = "pull_request.opened.json",
+    inputs: dict[str, str] | None = None,
+    token: str = "app-token",
+    timeout: float = 120,
+    extra_env: dict[str, str] | None = None,
+) -> Run:
+    tmp.mkdir(parents=True, exist_ok=True)
+    if isinstance(payload, dict):
+        event_path = tmp / "event.json"
+        event_path.write_text(json.dumps(payload))
+    else:
+        event_path = PAYLOADS / payload
+    output = tmp / "github_output"
+    summary = tmp / "step_summary"
+    output.write_text("")
+    summary.write_text("")
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(tmp),
+        "GITHUB_ACTIONS": "true",
+        "GITHUB_API_URL": fake.base_url,
+        "GITHUB_REPOSITORY": fake.repo,
+        "GITHUB_EVENT_NAME": event,
+        "GITHUB_EVENT_PATH": str(event_path),
+        "GITHUB_OUTPUT": str(output),
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "RUNNER_TEMP": str(tmp),
+        "REVIEWCOORD_WRITE_SPACING": "0",
+        "INPUT_GITHUB-TOKEN": token,
+        "INPUT_POLL-INTERVAL": "1",
+        "INPUT_SETTLE": "none",
+    }
+    for name, value in (inputs or {}).items():
+        env[f"INPUT_{name.upper()}"] = value
+    env.update(extra_env or {})
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "entrypoint.py")],
+        env=env,
+        cwd=tmp,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    return Run(
+        proc.returncode,
+        proc.stdout,
+        proc.stderr,
+        parse_outputs(output.read_text()),
+        summary.read_text(),
+    )
+
+
+def writes(fake: FakeGitHub) -> list[str]:
+    return [f"{r.method} {r.path}" for r in fake.request_log() if r.method != "GET"]
+
+
+def stickies(fake: FakeGitHub, pr: int = 2) -> list[dict[str, Any]]:
+    return [c for c in fake.issue_comments(pr) if c["body"].startswith(MARKER)]
+
+
+GROK_COMMIT = "a294dcb8c3bc65cb87ec637840114aac8f85a199"
+
+
+def cursor_clean(head: str = HEAD) -> str:
+    """Bugbot's real clean review, naming `head` as the commit it reviewed (as it would)."""
+    return body("C_grok_clean").replace(GROK_COMMIT, head).replace(GROK_COMMIT[:7], head[:7])
+
+
+def all_clean(fake: FakeGitHub, pr: int = 2, head: str = HEAD) -> None:
+    """All four bots finished with nothing to report, in their real clean shapes."""
+    fake.add_issue_comment(pr, login=CODEX, body=body("X_clean_swish"))
+    fake.add_review(pr, login=CURSOR, body=cursor_clean(head), commit_id=head)
+    fake.add_review(pr, login=COPILOT_REVIEWER, body=body("Z12"), commit_id=head)
+    fake.add_review(pr, login=CLAUDE, body=body("L_cca1078_lgtm"), commit_id=head)

@@ -1,0 +1,1293 @@
+"""A stateful fake of the GitHub REST API on 127.0.0.1, for tests and benchmarks.
+
+It serves the endpoints review-coordinator uses, with GitHub's response shapes (copied from the
+OpenAPI examples in /work/shared/github/api-examples/), GitHub's pagination (`Link` headers whose
+page 2+ URLs switch to `/repositories/{id}/…`), weak ETags with `If-None-Match` → 304 (free: not
+counted in `rate_limit_used`), rate-limit headers, token identities (GITHUB_TOKEN-like app token,
+PATs, App installation tokens, read-only fork tokens) and injectable faults (HTTP errors, connection
+resets, read timeouts, truncated bodies).
+
+    with FakeGitHub() as gh:
+        gh.add_pull(7, head_sha="a" * 40)
+        gh.add_review_comment(7, login="coderabbitai[bot]", body="…", path="a.py", line=3)
+        ... PyGithub / requests against gh.base_url with token "app-token" ...
+
+Everything is served under the API root (`/repos/o/r/…`, `/repositories/{id}/…`, `/user`) and also
+under a GHES-style `/api/v3` prefix. State changes and reads take one re-entrant lock; request
+hooks (`on_request`) run after the response was sent, outside the lock.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import math
+import re
+import socket
+import struct
+import threading
+import time
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
+
+APP_TOKEN = "app-token"
+ACTIONS_LOGIN = "github-actions[bot]"
+ACTIONS_APP = {"id": 15368, "slug": "github-actions", "name": "GitHub Actions"}
+GHES_PREFIX = "/api/v3"
+DOCS = "https://docs.github.com/rest"
+EPOCH = datetime(2026, 1, 5, 9, 0, 0, tzinfo=UTC)
+
+MSG_NOT_ACCESSIBLE = "Resource not accessible by integration"
+MSG_SECONDARY = (
+    "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
+)
+SECONDARY_BODY = {
+    "documentation_url": "https://docs.github.com/en/free-pro-team@latest/rest/overview/"
+    "resources-in-the-rest-api#secondary-rate-limits",
+    "message": MSG_SECONDARY,
+}
+
+
+def iso(t: datetime) -> str:
+    return t.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request as the fake saw it and answered it."""
+
+    method: str
+    path: str  # as sent, with the query string (and the /api/v3 prefix if used)
+    status: int  # 0 when the connection was reset / timed out / truncated
+    headers: dict[str, str]  # request headers, lower-case names
+    body: Any  # parsed JSON request body, or None
+    response_etag: str | None
+    login: str | None = None  # the token's identity, None when unknown/absent
+    action: str | None = None  # fault action applied ("reset", "timeout", "truncate")
+
+    @property
+    def route(self) -> str:
+        """The path without query string and without the /api/v3 prefix."""
+        path = urlsplit(self.path).path
+        return path[len(GHES_PREFIX) :] if path.startswith(GHES_PREFIX + "/") else path
+
+
+@dataclass
+class Identity:
+    login: str
+    user_endpoint: bool  # PATs may call GET /user; GITHUB_TOKEN / installation tokens get 403
+    read_only: bool = False
+
+    @property
+    def type(self) -> str:
+        return "Bot" if self.login.endswith("[bot]") else "User"
+
+    @property
+    def app(self) -> dict[str, Any] | None:
+        if self.user_endpoint:
+            return None
+        if self.login == ACTIONS_LOGIN:
+            return dict(ACTIONS_APP)
+        slug = self.login.removesuffix("[bot]")
+        return {"id": zlib.crc32(slug.encode()) % 900_000 + 1000, "slug": slug, "name": slug}
+
+
+@dataclass
+class Fault:
+    method: str
+    pattern: re.Pattern[str]
+    status: int | None
+    times: int
+    headers: dict[str, str]
+    body: dict[str, Any] | str | None
+    action: str | None
+
+
+@dataclass
+class Reply:
+    status: int
+    body: Any = None  # JSON-serialisable, or None for no body
+    headers: dict[str, str] = field(default_factory=dict)
+    action: str | None = None
+    counted: bool = True  # costs primary rate limit
+    login: str | None = None
+
+
+class HttpError(Exception):
+    def __init__(self, status: int, message: str, *, doc: str = DOCS, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.body: dict[str, Any] = {"message": message, "documentation_url": doc, **extra}
+        self.body.setdefault("status", str(status))
+
+
+def _validation(resource: str, fieldname: str, message: str, doc: str, code: str) -> HttpError:
+    return HttpError(
+        422,
+        "Validation Failed",
+        doc=doc,
+        errors=[{"resource": resource, "code": code, "field": fieldname, "message": message}],
+    )
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def _serve(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length > 0 else b""
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        fake = self.server.fake
+        reply, recorded = fake._handle(self.command, self.path, headers, raw)
+        try:
+            self._send(reply)
+        finally:
+            fake._after(recorded)
+
+    def _send(self, reply: Reply) -> None:
+        if reply.action == "reset":
+            self.close_connection = True
+            # SO_LINGER 0: close with an RST instead of a FIN
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            return
+        if reply.action == "timeout":
+            time.sleep(self.server.fake.fault_timeout_seconds)
+            self.close_connection = True
+            return
+        if isinstance(reply.body, _RawText):
+            payload = reply.body.encode()
+            ctype = "text/html; charset=utf-8"
+        else:
+            payload = b"" if reply.body is None else _dump(reply.body)
+            ctype = "application/json; charset=utf-8"
+        self.send_response(reply.status)
+        for name, value in reply.headers.items():
+            self.send_header(name, value)
+        if reply.body is not None:
+            self.send_header("Content-Type", ctype)
+        if reply.action == "truncate":
+            self.send_header("Content-Length", str(len(payload) + 512))
+            self.end_headers()
+            self.wfile.write(payload[: max(1, len(payload) // 2)])
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        if payload:
+            self.wfile.write(payload)
+
+    do_GET = _serve
+    do_POST = _serve
+    do_PATCH = _serve
+    do_PUT = _serve
+    do_DELETE = _serve
+    do_HEAD = _serve
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    fake: FakeGitHub
+
+
+def _dump(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
+def _etag(payload: bytes) -> str:
+    return 'W/"' + hashlib.sha256(payload).hexdigest()[:40] + '"'
+
+
+class FakeGitHub:
+    """A fake GitHub REST API for one repository. See the module docstring."""
+
+    def __init__(
+        self,
+        repo: str = "octo/app",
+        repo_id: int = 4242,
+        per_page_max: int = 100,
+        *,
+        port: int = 0,
+        fault_timeout_seconds: float = 2.0,
+        rate_limit: int = 5000,
+    ) -> None:
+        owner, _, name = repo.partition("/")
+        if not owner or not name:
+            raise ValueError("repo must be 'owner/name'")
+        self.repo = repo
+        self.repo_id = repo_id
+        self.per_page_max = per_page_max
+        self.fault_timeout_seconds = fault_timeout_seconds
+        self._port = port
+        self._lock = threading.RLock()
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+        self.base_url = ""
+        self._tokens: dict[str, Identity] = {
+            APP_TOKEN: Identity(ACTIONS_LOGIN, user_endpoint=False),
+        }
+        self._pulls: dict[int, dict[str, Any]] = {}
+        self._issues: set[int] = set()
+        self._reviews: list[dict[str, Any]] = []
+        self._review_comments: list[dict[str, Any]] = []
+        self._issue_comments: list[dict[str, Any]] = []
+        self._statuses: list[dict[str, Any]] = []
+        self._check_runs: list[dict[str, Any]] = []
+        self._files: dict[tuple[str, str], str] = {}
+        self._commit_times: dict[str, str] = {}
+        self._faults: list[Fault] = []
+        self._hooks: list[Callable[[FakeGitHub, RecordedRequest], None]] = []
+        self.requests: list[RecordedRequest] = []
+        self.rate_limit_used = 0
+        self._rate_limit = rate_limit
+        self._rate_remaining = rate_limit
+        self._rate_reset = int(time.time()) + 3600
+        self._ids: dict[str, int] = {
+            "review": 80_000,
+            "review_comment": 1_200_000,
+            "issue_comment": 3_300_000,
+            "status": 5_000,
+            "check_run": 40_000,
+            "check_suite": 6_000,
+        }
+        self._tick = 0
+
+    # ---------------------------------------------------------------- lifecycle
+    def start(self) -> FakeGitHub:
+        if self._server is not None:
+            return self
+        server = _Server(("127.0.0.1", self._port), _Handler)
+        server.fake = self
+        self._server = server
+        host, port = server.server_address[:2]
+        self.base_url = f"http://{host}:{port}"
+        self._thread = threading.Thread(
+            target=server.serve_forever, args=(0.05,), name="fakegithub", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        server, self._server = self._server, None
+        if server is None:
+            return
+        server.shutdown()
+        server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> FakeGitHub:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        return int(self.base_url.rsplit(":", 1)[1]) if self.base_url else self._port
+
+    # ---------------------------------------------------------------- identities
+    def add_token(
+        self, token: str, login: str, *, user_endpoint: bool, read_only: bool = False
+    ) -> None:
+        """A PAT (`user_endpoint=True`: GET /user answers) or a GitHub App installation token
+        (`user_endpoint=False`, login like "my-app[bot]"; GET /user → 403). `read_only` tokens get
+        403 "Resource not accessible by integration" on every write (fork PR GITHUB_TOKEN)."""
+        with self._lock:
+            self._tokens[token] = Identity(login, user_endpoint=user_endpoint, read_only=read_only)
+
+    # ---------------------------------------------------------------- state setup
+    def _next_id(self, kind: str) -> int:
+        self._ids[kind] += 1
+        return self._ids[kind]
+
+    def _now(self) -> str:
+        """A deterministic clock: every call is one second after the previous one."""
+        self._tick += 1
+        return iso(EPOCH + timedelta(seconds=self._tick))
+
+    def _user(self, login: str, user_type: str | None = None) -> dict[str, Any]:
+        kind = user_type or ("Bot" if login.endswith("[bot]") else "User")
+        uid = zlib.crc32(login.encode()) % 90_000_000 + 1000
+        html = (
+            f"https://github.com/apps/{login.removesuffix('[bot]')}"
+            if login.endswith("[bot]")
+            else f"https://github.com/{login}"
+        )
+        return {
+            "login": login,
+            "id": uid,
+            "node_id": base64.b64encode(f"04:{kind}{uid}".encode()).decode(),
+            "avatar_url": f"https://avatars.githubusercontent.com/u/{uid}?v=4",
+            "gravatar_id": "",
+            "url": f"https://api.github.com/users/{quote(login)}",
+            "html_url": html,
+            "type": kind,
+            "site_admin": False,
+        }
+
+    def _repo_obj(self, full_name: str | None = None) -> dict[str, Any]:
+        full = full_name or self.repo
+        owner, _, name = full.partition("/")
+        rid = self.repo_id if full == self.repo else zlib.crc32(full.encode()) % 9_000_000 + 10
+        return {
+            "id": rid,
+            "node_id": base64.b64encode(f"010:Repository{rid}".encode()).decode(),
+            "name": name,
+            "full_name": full,
+            "owner": self._user(owner, "Organization"),
+            "private": False,
+            "html_url": f"https://github.com/{full}",
+            "fork": full != self.repo,
+            "url": f"https://api.github.com/repos/{full}",
+            "default_branch": "main",
+        }
+
+    def _web(self, path: str) -> str:
+        return f"https://github.com/{self.repo}/{path}"
+
+    def _api(self, path: str) -> str:
+        return f"https://api.github.com/repos/{self.repo}/{path}"
+
+    def add_pull(
+        self,
+        number: int,
+        *,
+        head_sha: str,
+        base_ref: str = "main",
+        author: str = "octocat",
+        author_type: str = "User",
+        title: str = "Amazing new feature",
+        head_repo: str | None = None,
+    ) -> dict[str, Any]:
+        with self._lock:
+            created = self._now()
+            self._commit_times.setdefault(head_sha, created)
+            head_full = head_repo or self.repo
+            head_owner = head_full.partition("/")[0]
+            base_owner = self.repo.partition("/")[0]
+            head_ref = f"feature-{number}"
+            pull = {
+                "url": self._api(f"pulls/{number}"),
+                "id": 10_000_000 + number,
+                "node_id": base64.b64encode(f"011:PullRequest{number}".encode()).decode(),
+                "html_url": self._web(f"pull/{number}"),
+                "diff_url": self._web(f"pull/{number}.diff"),
+                "patch_url": self._web(f"pull/{number}.patch"),
+                "issue_url": self._api(f"issues/{number}"),
+                "number": number,
+                "state": "open",
+                "locked": False,
+                "title": title,
+                "user": self._user(author, author_type),
+                "body": "",
+                "labels": [],
+                "created_at": created,
+                "updated_at": created,
+                "closed_at": None,
+                "merged_at": None,
+                "merge_commit_sha": None,
+                "draft": False,
+                "head": {
+                    "label": f"{head_owner}:{head_ref}",
+                    "ref": head_ref,
+                    "sha": head_sha,
+                    "user": self._user(head_owner, "User"),
+                    "repo": self._repo_obj(head_full),
+                },
+                "base": {
+                    "label": f"{base_owner}:{base_ref}",
+                    "ref": base_ref,
+                    "sha": hashlib.sha1(f"{self.repo}:{base_ref}".encode()).hexdigest(),
+                    "user": self._user(base_owner, "Organization"),
+                    "repo": self._repo_obj(),
+                },
+                "author_association": "CONTRIBUTOR",
+                "merged": False,
+                "mergeable": True,
+                "mergeable_state": "clean",
+                "comments": 0,
+                "review_comments": 0,
+                "commits": 1,
+                "additions": 1,
+                "deletions": 0,
+                "changed_files": 1,
+            }
+            self._pulls[number] = pull
+            return json.loads(json.dumps(pull))
+
+    def set_head(self, number: int, head_sha: str) -> None:
+        with self._lock:
+            pull = self._pulls[number]
+            pull["head"]["sha"] = head_sha
+            pull["updated_at"] = self._now()
+            self._commit_times.setdefault(head_sha, pull["updated_at"])
+
+    def add_issue(self, number: int) -> None:
+        with self._lock:
+            self._issues.add(number)
+
+    def add_review(
+        self,
+        pr: int,
+        *,
+        login: str,
+        body: str,
+        state: str = "COMMENTED",
+        commit_id: str | None = None,
+        user_type: str = "Bot",
+        submitted_at: str | None = None,
+    ) -> dict[str, Any]:
+        with self._lock:
+            pull = self._pulls[pr]
+            rid = self._next_id("review")
+            review = {
+                "id": rid,
+                "node_id": base64.b64encode(f"017:PullRequestReview{rid}".encode()).decode(),
+                "user": self._user(login, user_type),
+                "body": body,
+                "state": state,
+                "html_url": self._web(f"pull/{pr}#pullrequestreview-{rid}"),
+                "pull_request_url": self._api(f"pulls/{pr}"),
+                "author_association": "NONE",
+                "_links": {
+                    "html": {"href": self._web(f"pull/{pr}#pullrequestreview-{rid}")},
+                    "pull_request": {"href": self._api(f"pulls/{pr}")},
+                },
+                "submitted_at": submitted_at or self._now(),
+                "commit_id": commit_id or pull["head"]["sha"],
+                "_pr": pr,
+            }
+            self._reviews.append(review)
+            return _public(review)
+
+    def add_review_comment(
+        self,
+        pr: int,
+        *,
+        login: str,
+        body: str,
+        path: str,
+        line: int | None,
+        original_line: int | None = None,
+        commit_id: str | None = None,
+        original_commit_id: str | None = None,
+        in_reply_to_id: int | None = None,
+        user_type: str = "Bot",
+        review_id: int | None = None,
+        created_at: str | None = None,
+    ) -> dict[str, Any]:
+        with self._lock:
+            pull = self._pulls[pr]
+            cid = self._next_id("review_comment")
+            created = created_at or self._now()
+            commit = commit_id or pull["head"]["sha"]
+            html = self._web(f"pull/{pr}#discussion_r{cid}")
+            comment: dict[str, Any] = {
+                "url": self._api(f"pulls/comments/{cid}"),
+                "pull_request_review_id": review_id,
+                "id": cid,
+                "node_id": base64.b64encode(f"024:PullRequestReviewComment{cid}".encode()).decode(),
+                "diff_hunk": "@@ -1,3 +1,4 @@",
+                "path": path,
+                "position": line,
+                "original_position": original_line if original_line is not None else line,
+                "commit_id": commit,
+                "original_commit_id": original_commit_id or commit,
+                "user": self._user(login, user_type),
+                "body": body,
+                "created_at": created,
+                "updated_at": created,
+                "html_url": html,
+                "pull_request_url": self._api(f"pulls/{pr}"),
+                "author_association": "NONE",
+                "_links": {
+                    "self": {"href": self._api(f"pulls/comments/{cid}")},
+                    "html": {"href": html},
+                    "pull_request": {"href": self._api(f"pulls/{pr}")},
+                },
+                "start_line": None,
+                "original_start_line": None,
+                "start_side": None,
+                "line": line,
+                "original_line": original_line if original_line is not None else line,
+                "side": "RIGHT",
+                "subject_type": "line",
+                "_pr": pr,
+            }
+            if in_reply_to_id is not None:
+                comment["in_reply_to_id"] = in_reply_to_id
+            self._review_comments.append(comment)
+            return _public(comment)
+
+    def _make_issue_comment(
+        self, number: int, login: str, body: str, user_type: str | None, created_at: str | None
+    ) -> dict[str, Any]:
+        cid = self._next_id("issue_comment")
+        created = created_at or self._now()
+        kind = "pull" if number in self._pulls else "issues"
+        comment = {
+            "id": cid,
+            "node_id": base64.b64encode(f"012:IssueComment{cid}".encode()).decode(),
+            "url": self._api(f"issues/comments/{cid}"),
+            "html_url": self._web(f"{kind}/{number}#issuecomment-{cid}"),
+            "body": body,
+            "user": self._user(login, user_type),
+            "created_at": created,
+            "updated_at": created,
+            "issue_url": self._api(f"issues/{number}"),
+            "author_association": "NONE",
+            "performed_via_github_app": None,
+            "_issue": number,
+        }
+        self._issue_comments.append(comment)
+        return comment
+
+    def add_issue_comment(
+        self,
+        number: int,
+        *,
+        login: str,
+        body: str,
+        user_type: str = "Bot",
+        created_at: str | None = None,
+    ) -> dict[str, Any]:
+        with self._lock:
+            if number not in self._pulls and number not in self._issues:
+                raise KeyError(f"no pull request or issue #{number}")
+            return _public(self._make_issue_comment(number, login, body, user_type, created_at))
+
+    def edit_issue_comment(self, comment_id: int, body: str, updated_at: str | None = None) -> None:
+        with self._lock:
+            comment = self._find(self._issue_comments, comment_id)
+            if comment is None:
+                raise KeyError(comment_id)
+            comment["body"] = body
+            comment["updated_at"] = updated_at or self._now()
+
+    def set_file(self, path: str, ref: str, text: str) -> None:
+        with self._lock:
+            self._files[(path.strip("/"), ref)] = text
+
+    # ---------------------------------------------------------------- observation
+    def request_log(self) -> list[RecordedRequest]:
+        with self._lock:
+            return list(self.requests)
+
+    def issue_comments(self, pr: int) -> list[dict[str, Any]]:
+        with self._lock:
+            return [_public(c) for c in self._issue_comments if c["_issue"] == pr]
+
+    def statuses(self, sha: str) -> list[dict[str, Any]]:
+        with self._lock:
+            return [_public(s) for s in self._statuses if s["_sha"] == sha]
+
+    def check_runs(self, sha: str | None = None) -> list[dict[str, Any]]:
+        """Check runs (oldest first) with `annotations`: every annotation ever sent."""
+        with self._lock:
+            out = []
+            for run in self._check_runs:
+                if sha is None or run["head_sha"] == sha:
+                    item = _public(run)
+                    item["annotations"] = json.loads(json.dumps(run["_annotations"]))
+                    out.append(item)
+            return out
+
+    @property
+    def rate_limit_remaining(self) -> int:
+        with self._lock:
+            return self._rate_remaining
+
+    # ---------------------------------------------------------------- faults, hooks
+    def inject(
+        self,
+        method: str,
+        path_regex: str,
+        *,
+        status: int | None = None,
+        times: int = 1,
+        headers: dict[str, str] | None = None,
+        body: dict[str, Any] | str | None = None,
+        action: str | None = None,
+    ) -> None:
+        """The next `times` requests with this method ("*" = any) whose path (with query)
+        matches `path_regex` (re.search) fail: with `status` (GitHub-shaped error JSON unless
+        `body`; extra `headers` such as Retry-After) or with `action` "reset" (connection closed
+        with RST, no answer), "timeout" (no answer for `fault_timeout_seconds`, then closed) or
+        "truncate" (200 headers with a Content-Length larger than the body, then closed)."""
+        if (status is None) == (action is None):
+            raise ValueError("give exactly one of status= or action=")
+        if action not in (None, "reset", "timeout", "truncate"):
+            raise ValueError(f"unknown action {action!r}")
+        with self._lock:
+            self._faults.append(
+                Fault(
+                    method.upper(),
+                    re.compile(path_regex),
+                    status,
+                    times,
+                    dict(headers or {}),
+                    body,
+                    action,
+                )
+            )
+
+    def clear_faults(self) -> None:
+        with self._lock:
+            self._faults.clear()
+
+    def on_request(self, callback: Callable[[FakeGitHub, RecordedRequest], None]) -> None:
+        with self._lock:
+            self._hooks.append(callback)
+
+    def set_rate_limit_remaining(self, n: int, *, reset_in: float = 3600.0) -> None:
+        """Primary rate limit: at 0 every request gets 403 "API rate limit exceeded …" with
+        `x-ratelimit-remaining: 0`, until `x-ratelimit-reset` (wall clock) has passed."""
+        with self._lock:
+            self._rate_remaining = max(0, n)
+            self._rate_reset = int(time.time() + reset_in)
+
+    # ---------------------------------------------------------------- request handling
+    def _after(self, recorded: RecordedRequest) -> None:
+        with self._lock:
+            hooks = list(self._hooks)
+        for hook in hooks:
+            hook(self, recorded)
+
+    def _handle(
+        self, method: str, raw_path: str, headers: dict[str, str], raw: bytes
+    ) -> tuple[Reply, RecordedRequest]:
+        body: Any = None
+        bad_json = False
+        if raw:
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                bad_json = True
+        with self._lock:
+            try:
+                reply = self._dispatch(method, raw_path, headers, body, bad_json)
+            except HttpError as err:
+                reply = Reply(err.status, err.body)
+            if reply.counted:
+                self.rate_limit_used += 1
+                self._rate_remaining = max(0, self._rate_remaining - 1)
+            reply.headers.update(self._rate_headers())
+            reply.headers.setdefault("X-GitHub-Request-Id", f"FAKE:{len(self.requests) + 1:06d}")
+            etag = reply.headers.get("ETag")
+            recorded = RecordedRequest(
+                method=method,
+                path=raw_path,
+                status=0 if reply.action else reply.status,
+                headers=dict(headers),
+                body=body,
+                response_etag=etag,
+                login=reply.login,
+                action=reply.action,
+            )
+            self.requests.append(recorded)
+            return reply, recorded
+
+    def _rate_headers(self) -> dict[str, str]:
+        return {
+            "x-ratelimit-limit": str(self._rate_limit),
+            "x-ratelimit-remaining": str(self._rate_remaining),
+            "x-ratelimit-used": str(self._rate_limit - self._rate_remaining),
+            "x-ratelimit-reset": str(self._rate_reset),
+            "x-ratelimit-resource": "core",
+        }
+
+    def _take_fault(self, method: str, raw_path: str) -> Fault | None:
+        for fault in self._faults:
+            if fault.method in ("*", method) and fault.pattern.search(raw_path):
+                fault.times -= 1
+                if fault.times <= 0:
+                    self._faults.remove(fault)
+                return fault
+        return None
+
+    def _fault_reply(self, fault: Fault) -> Reply:
+        if fault.action is not None:
+            if fault.action == "truncate":
+                return Reply(200, [{"id": 1, "body": "x" * 64}], action="truncate")
+            return Reply(0, action=fault.action)
+        status = fault.status or 500
+        body: Any = fault.body
+        if body is None:
+            body = _default_error(status)
+        if isinstance(body, str):
+            body = _RawText(body)
+        return Reply(status, body, headers=dict(fault.headers))
+
+    def _dispatch(
+        self, method: str, raw_path: str, headers: dict[str, str], body: Any, bad_json: bool
+    ) -> Reply:
+        fault = self._take_fault(method, raw_path)
+        if fault is not None:
+            return self._fault_reply(fault)
+        split = urlsplit(raw_path)
+        path = split.path
+        prefix = ""
+        if path.startswith(GHES_PREFIX + "/"):
+            prefix, path = GHES_PREFIX, path[len(GHES_PREFIX) :]
+        query = parse_qsl(split.query, keep_blank_values=True)
+        identity = self._authenticate(headers)
+        login = identity.login
+        if self._rate_remaining <= 0:
+            if time.time() >= self._rate_reset:
+                self._rate_remaining = self._rate_limit
+                self._rate_reset = int(time.time()) + 3600
+            elif path != "/rate_limit":
+                raise HttpError(
+                    403,
+                    f"API rate limit exceeded for installation ID {self.repo_id}. "
+                    "If you reach out to GitHub Support for help, please include the request ID.",
+                    doc="https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
+                )
+        if bad_json:
+            raise HttpError(400, "Problems parsing JSON")
+        ctx = _Ctx(
+            method=method,
+            root=f"http://{headers.get('host', self.base_url.removeprefix('http://'))}{prefix}",
+            query=query,
+            identity=identity,
+            body=body,
+        )
+        reply = self._route(ctx, path)
+        reply.login = login
+        if method == "GET" and reply.status == 200:
+            payload = _dump(reply.body)
+            etag = _etag(payload)
+            reply.headers["ETag"] = etag
+            reply.headers.setdefault("Cache-Control", "private, max-age=60, s-maxage=60")
+            reply.headers["Vary"] = "Accept, Authorization, Cookie, X-GitHub-OTP"
+            inm = headers.get("if-none-match")
+            if inm and etag in [tag.strip() for tag in inm.split(",")]:
+                reply.status = 304
+                reply.body = None
+                reply.headers.pop("Link", None)
+                reply.counted = False
+        return reply
+
+    def _authenticate(self, headers: dict[str, str]) -> Identity:
+        auth = headers.get("authorization", "")
+        scheme, _, token = auth.partition(" ")
+        identity = (
+            self._tokens.get(token.strip()) if scheme.lower() in ("token", "bearer") else None
+        )
+        if identity is None:
+            if not auth:
+                raise HttpError(401, "Requires authentication")
+            raise HttpError(401, "Bad credentials")
+        return identity
+
+    # ---------------------------------------------------------------- routes
+    def _route(self, ctx: _Ctx, path: str) -> Reply:
+        parts = [unquote(p) for p in path.strip("/").split("/")] if path.strip("/") else []
+        m = ctx.method
+        if parts == ["user"] and m == "GET":
+            if not ctx.identity.user_endpoint:
+                raise HttpError(
+                    403, MSG_NOT_ACCESSIBLE, doc=f"{DOCS}/users/users#get-the-authenticated-user"
+                )
+            return Reply(200, self._user(ctx.identity.login))
+        if parts == ["rate_limit"] and m == "GET":
+            core = {
+                "limit": self._rate_limit,
+                "remaining": self._rate_remaining,
+                "used": self._rate_limit - self._rate_remaining,
+                "reset": self._rate_reset,
+            }
+            return Reply(200, {"resources": {"core": core}, "rate": core}, counted=False)
+        if parts == ["graphql"]:
+            raise HttpError(404, "Not Found")
+        rest: list[str] | None = None
+        if len(parts) >= 3 and parts[0] == "repos":
+            if f"{parts[1]}/{parts[2]}".lower() == self.repo.lower():
+                rest = parts[3:]
+        elif len(parts) >= 2 and parts[0] == "repositories" and parts[1] == str(self.repo_id):
+            rest = parts[2:]
+        if rest is None:
+            raise HttpError(404, "Not Found")
+        ctx.rest_path = "/".join(quote(p, safe="") for p in rest)
+        return self._repo_route(ctx, rest)
+
+    def _require_write(self, ctx: _Ctx, doc: str) -> None:
+        if ctx.identity.read_only:
+            raise HttpError(403, MSG_NOT_ACCESSIBLE, doc=doc)
+
+    def _repo_route(self, ctx: _Ctx, rest: list[str]) -> Reply:
+        m = ctx.method
+        n = len(rest)
+        if n == 0 and m == "GET":
+            return Reply(200, self._repo_obj())
+        head = rest[0]
+        if head == "pulls":
+            if n == 2 and rest[1].isdigit() and m == "GET":
+                return Reply(200, self._pull(int(rest[1])))
+            if n == 3 and rest[1].isdigit() and rest[2] == "reviews" and m == "GET":
+                pr = int(rest[1])
+                self._pull(pr)
+                return self._paginate(ctx, [r for r in self._reviews if r["_pr"] == pr])
+            if n == 3 and rest[1].isdigit() and rest[2] == "comments" and m == "GET":
+                pr = int(rest[1])
+                self._pull(pr)
+                items = [c for c in self._review_comments if c["_pr"] == pr]
+                return self._paginate(ctx, self._sorted(ctx, items))
+            if n == 2 and rest[1] == "comments" and m == "GET":
+                return self._paginate(ctx, self._sorted(ctx, list(self._review_comments)))
+        if head == "issues":
+            if n == 3 and rest[1].isdigit() and rest[2] == "comments":
+                number = int(rest[1])
+                if number not in self._pulls and number not in self._issues:
+                    raise HttpError(404, "Not Found", doc=f"{DOCS}/issues/comments")
+                if m == "GET":
+                    items = [c for c in self._issue_comments if c["_issue"] == number]
+                    return self._paginate(ctx, items)
+                if m == "POST":
+                    return self._create_issue_comment(ctx, number)
+            if n == 2 and rest[1] == "comments" and m == "GET":
+                return self._paginate(ctx, self._sorted(ctx, list(self._issue_comments)))
+            if n == 3 and rest[1] == "comments" and rest[2].isdigit():
+                return self._issue_comment_by_id(ctx, int(rest[2]))
+        if head == "statuses" and n == 2 and m == "POST":
+            return self._create_status(ctx, rest[1])
+        if head == "commits" and n == 2 and m == "GET":
+            return Reply(200, self._commit(rest[1]))
+        if head == "commits" and n == 3 and m == "GET":
+            if rest[2] == "status":
+                return Reply(200, self._combined_status(rest[1]))
+            if rest[2] == "statuses":
+                items = [s for s in reversed(self._statuses) if s["_sha"] == rest[1]]
+                return self._paginate(ctx, items)
+            if rest[2] == "check-runs":
+                return self._list_check_runs(ctx, rest[1])
+        if head == "check-runs":
+            if n == 1 and m == "POST":
+                return self._create_check_run(ctx)
+            if n == 2 and rest[1].isdigit():
+                run = self._find(self._check_runs, int(rest[1]))
+                if run is None:
+                    raise HttpError(404, "Not Found", doc=f"{DOCS}/checks/runs")
+                if m == "GET":
+                    return Reply(200, _public(run))
+                if m == "PATCH":
+                    return self._update_check_run(ctx, run)
+        if head == "contents" and n >= 2 and m == "GET":
+            return self._contents(ctx, "/".join(rest[1:]))
+        raise HttpError(404, "Not Found")
+
+    # ---------------------------------------------------------------- route helpers
+    @staticmethod
+    def _find(items: list[dict[str, Any]], item_id: int) -> dict[str, Any] | None:
+        for item in items:
+            if item["id"] == item_id:
+                return item
+        return None
+
+    def _commit(self, sha: str) -> dict[str, Any]:
+        """`GET commits/{sha}`, reduced to what a head commit needs: its committer date (the
+        time the fake made it the head)."""
+        when = self._commit_times.get(sha)
+        if when is None:
+            raise HttpError(422, f"No commit found for SHA: {sha}", doc=f"{DOCS}/commits")
+        person = {"name": "Octo Cat", "email": "octocat@github.com", "date": when}
+        return {
+            "sha": sha,
+            "url": self._api(f"commits/{sha}"),
+            "html_url": self._web(f"commit/{sha}"),
+            "commit": {"author": person, "committer": person, "message": "change"},
+        }
+
+    def _pull(self, number: int) -> dict[str, Any]:
+        pull = self._pulls.get(number)
+        if pull is None:
+            raise HttpError(404, "Not Found", doc=f"{DOCS}/pulls/pulls#get-a-pull-request")
+        return json.loads(json.dumps(pull))
+
+    @staticmethod
+    def _sorted(ctx: _Ctx, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        q = dict(ctx.query)
+        sort = q.get("sort")
+        if sort not in ("created", "updated"):
+            return sorted(items, key=lambda c: c["id"])
+        key = "created_at" if sort == "created" else "updated_at"
+        desc = q.get("direction", "desc" if sort else "asc") == "desc"
+        return sorted(items, key=lambda c: (c[key], c["id"]), reverse=desc)
+
+    def _paginate(self, ctx: _Ctx, items: list[dict[str, Any]], wrap: str | None = None) -> Reply:
+        q = dict(ctx.query)
+        try:
+            per_page = int(q.get("per_page", "30"))
+        except ValueError:
+            per_page = 30
+        per_page = max(1, min(per_page, self.per_page_max))
+        try:
+            page = max(1, int(q.get("page", "1")))
+        except ValueError:
+            page = 1
+        last = max(1, math.ceil(len(items) / per_page))
+        chunk = [_public(i) for i in items[(page - 1) * per_page : page * per_page]]
+        keep = [(k, v) for k, v in ctx.query if k != "page"]
+
+        def url(p: int) -> str:
+            query = urlencode([*keep, ("page", str(p))])
+            return f"{ctx.root}/repositories/{self.repo_id}/{ctx.rest_path}?{query}"
+
+        rels: list[tuple[int, str]] = []
+        if page > 1:
+            rels.append((page - 1, "prev"))
+        if page < last:
+            rels += [(page + 1, "next"), (last, "last")]
+        if page > 1:
+            rels.append((1, "first"))
+        headers = {}
+        if last > 1 or page > 1:
+            headers["Link"] = ", ".join(f'<{url(p)}>; rel="{rel}"' for p, rel in rels)
+        body: Any = chunk if wrap is None else {"total_count": len(items), wrap: chunk}
+        return Reply(200, body, headers=headers)
+
+    def _create_issue_comment(self, ctx: _Ctx, number: int) -> Reply:
+        doc = f"{DOCS}/issues/comments#create-an-issue-comment"
+        self._require_write(ctx, doc)
+        text = _body_str(ctx.body, "body", "IssueComment", doc)
+        if len(text) > 65536:
+            raise _validation(
+                "IssueComment",
+                "data",
+                "Body is too long (maximum is 65536 characters)",
+                doc,
+                "unprocessable",
+            )
+        comment = self._make_issue_comment(number, ctx.identity.login, text, None, None)
+        comment["performed_via_github_app"] = ctx.identity.app
+        return Reply(201, _public(comment), headers={"Location": comment["url"]})
+
+    def _issue_comment_by_id(self, ctx: _Ctx, comment_id: int) -> Reply:
+        comment = self._find(self._issue_comments, comment_id)
+        if comment is None:
+            raise HttpError(404, "Not Found", doc=f"{DOCS}/issues/comments")
+        if ctx.method == "GET":
+            return Reply(200, _public(comment))
+        if ctx.method == "PATCH":
+            doc = f"{DOCS}/issues/comments#update-an-issue-comment"
+            self._require_write(ctx, doc)
+            text = _body_str(ctx.body, "body", "IssueComment", doc)
+            if len(text) > 65536:
+                raise _validation(
+                    "IssueComment",
+                    "data",
+                    "Body is too long (maximum is 65536 characters)",
+                    doc,
+                    "unprocessable",
+                )
+            comment["body"] = text
+            comment["updated_at"] = self._now()
+            comment.setdefault("_edited_by", []).append(ctx.identity.login)
+            return Reply(200, _public(comment))
+        if ctx.method == "DELETE":
+            self._require_write(ctx, f"{DOCS}/issues/comments#delete-an-issue-comment")
+            self._issue_comments.remove(comment)
+            return Reply(204, None)
+        raise HttpError(404, "Not Found")
+
+    def _create_status(self, ctx: _Ctx, sha: str) -> Reply:
+        doc = f"{DOCS}/commits/statuses#create-a-commit-status"
+        self._require_write(ctx, doc)
+        data = ctx.body if isinstance(ctx.body, dict) else {}
+        state = data.get("state")
+        if state not in ("error", "failure", "pending", "success"):
+            raise _validation("Status", "state", "state is not included in the list", doc, "custom")
+        description = data.get("description")
+        if isinstance(description, str) and len(description) > 140:
+            raise HttpError(
+                422,
+                "Validation Failed",
+                doc=doc,
+                errors=[
+                    {
+                        "resource": "Status",
+                        "code": "custom",
+                        "field": "description",
+                        "message": "description is too long (maximum is 140 characters)",
+                    }
+                ],
+            )
+        sid = self._next_id("status")
+        now = self._now()
+        status = {
+            "url": self._api(f"statuses/{sha}"),
+            "avatar_url": "https://avatars.githubusercontent.com/in/15368?v=4",
+            "id": sid,
+            "node_id": base64.b64encode(f"013:StatusContext{sid}".encode()).decode(),
+            "state": state,
+            "description": description,
+            "target_url": data.get("target_url"),
+            "context": data.get("context") or "default",
+            "created_at": now,
+            "updated_at": now,
+            "creator": self._user(ctx.identity.login),
+            "_sha": sha,
+        }
+        self._statuses.append(status)
+        return Reply(201, _public(status))
+
+    def _combined_status(self, ref: str) -> dict[str, Any]:
+        latest: dict[str, dict[str, Any]] = {}
+        for s in self._statuses:
+            if s["_sha"] == ref:
+                latest[s["context"].lower()] = s
+        statuses = [_public(s) for s in latest.values()]
+        for s in statuses:
+            s.pop("creator", None)
+        states = {s["state"] for s in statuses}
+        if states & {"error", "failure"}:
+            state = "failure"
+        elif not statuses or "pending" in states:
+            state = "pending"
+        else:
+            state = "success"
+        return {
+            "state": state,
+            "statuses": statuses,
+            "sha": ref,
+            "total_count": len(statuses),
+            "repository": self._repo_obj(),
+            "commit_url": self._api(f"commits/{ref}"),
+            "url": self._api(f"commits/{ref}/status"),
+        }
+
+    def _list_check_runs(self, ctx: _Ctx, ref: str) -> Reply:
+        q = dict(ctx.query)
+        runs = [r for r in self._check_runs if r["head_sha"] == ref]
+        if "check_name" in q:
+            runs = [r for r in runs if r["name"] == q["check_name"]]
+        if "status" in q:
+            runs = [r for r in runs if r["status"] == q["status"]]
+        if q.get("filter", "latest") == "latest":
+            newest: dict[tuple[str, Any], dict[str, Any]] = {}
+            for r in runs:
+                newest[(r["name"], (r.get("app") or {}).get("id"))] = r
+            runs = list(newest.values())
+        runs = sorted(runs, key=lambda r: r["id"], reverse=True)
+        return self._paginate(ctx, runs, wrap="check_runs")
+
+    def _check_output(
+        self, ctx: _Ctx, run: dict[str, Any], output: Any, doc: str, *, creating: bool
+    ) -> None:
+        if output is None:
+            return
+        if not isinstance(output, dict):
+            raise _validation("CheckRun", "output", "output is not an object", doc, "invalid")
+        if creating and not output.get("title"):
+            raise _validation("CheckRun", "title", "title wasn't supplied", doc, "missing_field")
+        if "summary" not in output:
+            raise _validation(
+                "CheckRun", "summary", "summary wasn't supplied", doc, "missing_field"
+            )
+        for key in ("summary", "text"):
+            value = output.get(key)
+            if isinstance(value, str) and len(value) > 65535:
+                raise _validation(
+                    "CheckRun",
+                    key,
+                    f"{key} is too long (maximum is 65535 characters)",
+                    doc,
+                    "custom",
+                )
+        annotations = output.get("annotations") or []
+        if not isinstance(annotations, list) or len(annotations) > 50:
+            raise HttpError(
+                422,
+                "Invalid request.\n\nOnly 50 annotations are allowed per request.",
+                doc=doc,
+            )
+        for a in annotations:
+            if not isinstance(a, dict) or not all(
+                k in a for k in ("path", "start_line", "end_line", "annotation_level", "message")
+            ):
+                raise _validation(
+                    "CheckRun", "annotations", "annotation is missing fields", doc, "invalid"
+                )
+        run["_annotations"].extend(annotations)
+        run["output"] = {
+            "title": output.get("title", run["output"].get("title")),
+            "summary": output.get("summary"),
+            "text": output.get("text"),
+            "annotations_count": len(run["_annotations"]),
+            "annotations_url": self._api(f"check-runs/{run['id']}/annotations"),
+        }
+
+    def _apply_status(self, run: dict[str, Any], data: dict[str, Any], doc: str) -> None:
+        status = data.get("status")
+        conclusion = data.get("conclusion")
+        allowed_status = ("queued", "in_progress", "completed")
+        allowed_conclusions = (
+            "action_required",
+            "cancelled",
+            "failure",
+            "neutral",
+            "success",
+            "skipped",
+            "timed_out",
+        )
+        if status is not None and status not in allowed_status:
+            raise _validation("CheckRun", "status", "status is not included in the list", doc, "x")
+        if conclusion is not None and conclusion not in allowed_conclusions:
+            raise _validation("CheckRun", "conclusion", "conclusion is invalid", doc, "invalid")
+        if status == "completed" and conclusion is None and run.get("conclusion") is None:
+            raise _validation(
+                "CheckRun", "conclusion", "conclusion wasn't supplied", doc, "missing_field"
+            )
+        if conclusion is not None:
+            run["status"] = "completed"
+            run["conclusion"] = conclusion
+            run["completed_at"] = self._now()
+        elif status is not None:
+            run["status"] = status
+            if status != "completed":
+                run["conclusion"] = None
+                run["completed_at"] = None
+
+    def _create_check_run(self, ctx: _Ctx) -> Reply:
+        doc = f"{DOCS}/checks/runs#create-a-check-run"
+        self._require_write(ctx, doc)
+        if ctx.identity.user_endpoint:
+            raise HttpError(403, "You must authenticate via a GitHub App.", doc=doc)
+        data = ctx.body if isinstance(ctx.body, dict) else {}
+        name, head_sha = data.get("name"), data.get("head_sha")
+        if not isinstance(name, str) or not name:
+            raise _validation("CheckRun", "name", "name wasn't supplied", doc, "missing_field")
+        if not isinstance(head_sha, str) or not head_sha:
+            raise _validation("CheckRun", "head_sha", "head_sha wasn't supplied", doc, "missing")
+        rid = self._next_id("check_run")
+        now = self._now()
+        app = ctx.identity.app or dict(ACTIONS_APP)
+        run: dict[str, Any] = {
+            "id": rid,
+            "head_sha": head_sha,
+            "node_id": base64.b64encode(f"08:CheckRun{rid}".encode()).decode(),
+            "external_id": data.get("external_id") or "",
+            "url": self._api(f"check-runs/{rid}"),
+            "html_url": self._web(f"runs/{rid}"),
+            "details_url": (data.get("details_url") if app["id"] != ACTIONS_APP["id"] else None)
+            or self._web(f"runs/{rid}"),
+            "status": "queued",
+            "conclusion": None,
+            "started_at": data.get("started_at") or now,
+            "completed_at": None,
+            "output": {
+                "title": None,
+                "summary": None,
+                "text": None,
+                "annotations_count": 0,
+                "annotations_url": self._api(f"check-runs/{rid}/annotations"),
+            },
+            "name": name,
+            "check_suite": {"id": self._next_id("check_suite")},
+            "app": {
+                **app,
+                "node_id": base64.b64encode(f"03:Integration{app['id']}".encode()).decode(),
+                "owner": self._user(self.repo.partition("/")[0], "Organization"),
+                "html_url": f"https://github.com/apps/{app['slug']}",
+            },
+            "pull_requests": [],
+            "_annotations": [],
+        }
+        self._check_output(ctx, run, data.get("output"), doc, creating=True)
+        self._apply_status(run, data, doc)
+        self._check_runs.append(run)
+        return Reply(201, _public(run))
+
+    def _update_check_run(self, ctx: _Ctx, run: dict[str, Any]) -> Reply:
+        doc = f"{DOCS}/checks/runs#update-a-check-run"
+        self._require_write(ctx, doc)
+        if ctx.identity.user_endpoint:
+            raise HttpError(403, "You must authenticate via a GitHub App.", doc=doc)
+        data = ctx.body if isinstance(ctx.body, dict) else {}
+        updated = json.loads(json.dumps(run))
+        self._check_output(ctx, updated, data.get("output"), doc, creating=False)
+        self._apply_status(updated, data, doc)
+        if isinstance(data.get("name"), str) and data["name"]:
+            updated["name"] = data["name"]
+        run.clear()
+        run.update(updated)
+        return Reply(200, _public(run))
+
+    def _contents(self, ctx: _Ctx, path: str) -> Reply:
+        ref = dict(ctx.query).get("ref") or "main"
+        text = self._files.get((path.strip("/"), ref))
+        if text is None:
+            raise HttpError(404, "Not Found", doc=f"{DOCS}/repos/contents#get-repository-content")
+        raw = text.encode()
+        encoded = base64.b64encode(raw).decode()
+        content = "\n".join(encoded[i : i + 60] for i in range(0, len(encoded), 60)) + "\n"
+        sha = hashlib.sha1(b"blob %d\0" % len(raw) + raw).hexdigest()
+        name = path.rsplit("/", 1)[-1]
+        return Reply(
+            200,
+            {
+                "type": "file",
+                "encoding": "base64",
+                "size": len(raw),
+                "name": name,
+                "path": path,
+                "content": content,
+                "sha": sha,
+                "url": self._api(f"contents/{path}?ref={ref}"),
+                "git_url": self._api(f"git/blobs/{sha}"),
+                "html_url": self._web(f"blob/{ref}/{path}"),
+                "download_url": f"https://raw.githubusercontent.com/{self.repo}/{ref}/{path}",
+            },
+        )
+
+
+@dataclass
+class _Ctx:
+    method: str
+    root: str  # scheme://host[:port][/api/v3]
+    query: list[tuple[str, str]]
+    identity: Identity
+    body: Any
+    rest_path: str = ""
+
+
+class _RawText(str):
+    """A non-JSON error body (e.g. an HTML 502 page)."""
+
+
+def _public(item: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy without the fake's private `_keys`."""
+    return {k: json.loads(json.dumps(v)) for k, v in item.items() if not k.startswith("_")}
+
+
+def _body_str(body: Any, key: str, resource: str, doc: str) -> str:
+    value = body.get(key) if isinstance(body, dict) else None
+    if not isinstance(value, str):
+        raise _validation(resource, key, f"{key} wasn't supplied", doc, "missing_field")
+    return value
+
+
+def _default_error(status: int) -> dict[str, Any]:
+    if status == 401:
+        return {"message": "Bad credentials", "documentation_url": DOCS, "status": "401"}
+    if status in (403, 429):
+        return dict(SECONDARY_BODY)
+    if status == 404:
+        return {"message": "Not Found", "documentation_url": DOCS, "status": "404"}
+    if status == 422:
+        return {"message": "Validation Failed", "documentation_url": DOCS, "status": "422"}
+    if status == 504:
+        return {"message": "We couldn't respond to your request in time. Sorry about that."}
+    return {"message": "Server Error"}

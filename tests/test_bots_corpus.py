@@ -1,0 +1,145 @@
+"""Every entry of shared/bots/corpus.jsonl through the real parsers, against a reviewed golden file.
+
+Regenerate the golden file with `REVIEWCOORD_REGEN=1 pytest tests/test_bots_corpus.py`, then
+review the diff entry by entry against the corpus's own `kind` / `severity_raw` / `title`.
+Independently of the golden file, the corpus's own labels are checked here too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reviewcoord.bots import bot_for_login, parse_comment
+from reviewcoord.model import ParsedComment
+from tests.bots_support import as_list, corpus_comment, corpus_path, load_corpus
+
+GOLDEN = Path(__file__).parent / "golden" / "corpus_expectations.json"
+ENTRIES = load_corpus()
+IDS = [entry["corpus_id"] for entry in ENTRIES]
+NUMBER = {cid: index + 1 for index, cid in enumerate(IDS)}
+
+pytestmark = pytest.mark.skipif(
+    corpus_path() is None,
+    reason="shared/bots/corpus.jsonl not found next to the repo nor under $REVIEWCOORD_SHARED",
+)
+
+# The corpus `kind` each of our kinds may stand for (corpus kinds are finer than ours).
+KIND_MAP = {
+    "finding": {"finding"},
+    "clean": {"clean"},
+    "in_progress": {"in_progress"},
+    "wrapper": {"noise"},
+    "other": {"noise"},
+    # Overviews are noise; those embedding suppressed low-confidence items are findings.
+    "summary": {"noise", "finding"},
+}
+
+# Where we deliberately classify differently from the corpus `kind`, and why.
+KIND_EXCEPTIONS = {
+    # A fixture of the Codex status tracker in its *Completed* state: the run is over, so it is
+    # noise (carrying the reviewed commit when the Commit column holds a sha), not in progress.
+    "X_summary_fixture": "noise",
+    # A finished claude-code-action review whose verdict is APPROVE and whose "Areas for
+    # Enhancement" carry no severity: a clean review, not a summary of findings posted elsewhere.
+    "L_email_verificay3": "clean",
+}
+
+# Corpus entries allowed to end up as a fallback finding (parse note), with the reason: none.
+FALLBACK_OK: dict[str, str] = {}
+
+
+def _parse(entry: dict[str, Any]) -> ParsedComment | None:
+    bot = bot_for_login(entry["bot_login"])
+    if bot is None or entry["endpoint"] == "unknown":
+        return None
+    return parse_comment(bot, corpus_comment(entry, NUMBER[entry["corpus_id"]]))
+
+
+def _expectation(entry: dict[str, Any]) -> dict[str, Any]:
+    bot = bot_for_login(entry["bot_login"])
+    if bot is None:
+        return {"bot": None, "skipped": "unknown bot"}
+    if entry["endpoint"] == "unknown":
+        return {"bot": bot, "skipped": "not a comment (endpoint unknown)"}
+    parsed = _parse(entry)
+    assert parsed is not None
+    return {
+        "bot": bot,
+        "kind": parsed.kind,
+        "reviewed_commit": parsed.reviewed_commit,
+        "parse_note": parsed.parse_note,
+        "findings": [
+            {
+                "title": f.title,
+                "severity_raw": f.severity_raw,
+                "severity": f.severity,
+                "file": f.file,
+                "line": f.line,
+                "line_end": f.line_end,
+                "native_id": f.native_id,
+            }
+            for f in parsed.findings
+        ],
+    }
+
+
+def _golden() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.mark.skipif(os.environ.get("REVIEWCOORD_REGEN") != "1", reason="REVIEWCOORD_REGEN unset")
+def test_regenerate_golden() -> None:
+    data = {entry["corpus_id"]: _expectation(entry) for entry in ENTRIES}
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    GOLDEN.write_text(text, encoding="utf-8")
+
+
+def test_corpus_ids_unique_and_all_expected() -> None:
+    assert len(IDS) == len(set(IDS))
+    assert sorted(_golden()) == sorted(IDS)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
+def test_matches_golden(entry: dict[str, Any]) -> None:
+    assert _expectation(entry) == _golden()[entry["corpus_id"]]
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
+def test_agrees_with_corpus_labels(entry: dict[str, Any]) -> None:
+    cid = entry["corpus_id"]
+    bot = bot_for_login(entry["bot_login"])
+    if bot is None:
+        assert _golden()[cid] == {"bot": None, "skipped": "unknown bot"}
+        return
+    parsed = _parse(entry)
+    if parsed is None:
+        assert _golden()[cid]["skipped"], f"{cid}: unparsed entries must be listed as skipped"
+        return
+    assert parsed.parse_note is None or cid in FALLBACK_OK, f"{cid}: {parsed.parse_note}"
+    assert (parsed.kind == "finding") == bool(parsed.findings)
+    if cid in KIND_EXCEPTIONS:
+        assert parsed.kind == KIND_EXCEPTIONS[cid]
+        return
+    assert parsed.kind in KIND_MAP[entry["kind"]], f"{cid}: corpus {entry['kind']}"
+    if entry["kind"] == "summary":
+        embeds = "suppressed" in entry["body"].casefold()
+        assert (parsed.kind == "finding") == embeds, cid
+    titles = as_list(entry["title"])
+    if titles is not None:
+        assert [f.title for f in parsed.findings] == titles
+    labels = as_list(entry["severity_raw"])
+    if labels is not None:
+        assert [f.severity_raw for f in parsed.findings] == labels
+
+
+def test_every_known_bot_finding_is_found() -> None:
+    for entry in ENTRIES:
+        if entry["kind"] == "finding" and bot_for_login(entry["bot_login"]) is not None:
+            parsed = _parse(entry)
+            assert parsed is not None and parsed.findings, entry["corpus_id"]
