@@ -136,10 +136,21 @@ def append_summary(path: str | None, markdown: str) -> None:
         fh.write(markdown.rstrip("\n") + "\n")
 
 
-def write_verdict_file(directory: str | None, pr: int, text: str) -> str:
-    base = Path(directory) if directory else Path.cwd()
-    folder = base / "review-coordinator"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"verdict-pr{pr}.json"
-    path.write_text(text, encoding="utf-8")
-    return str(path)
+# In a Docker container action RUNNER_TEMP still names the *host's* folder, which is not mounted;
+# its `_github_home` subfolder is, at /github/home (actions/runner ContainerActionHandler).
+CONTAINER_HOME = Path("/github/home")
+
+
+def write_verdict_file(
+    runner_temp: str | None, pr: int, text: str, *, container_home: Path = CONTAINER_HOME
+) -> str:
+    """Write the verdict JSON; return the path as later steps (on the host) will see it."""
+    name = Path("review-coordinator") / f"verdict-pr{pr}.json"
+    if runner_temp and container_home.is_dir():
+        target, shown = container_home / name, Path(runner_temp) / "_github_home" / name
+    else:
+        target = (Path(runner_temp) if runner_temp else Path.cwd()) / name
+        shown = target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    return str(shown)

@@ -1,12 +1,14 @@
 """Rebuild examples/*.json from real bot comment bodies in shared/bots/corpus.jsonl.
 
-The bodies are copied unchanged; ids, anchors (path/line), commits and times are assigned here so
-the snapshot reads like one PR. Run: python scripts/build_examples.py [path/to/corpus.jsonl]
+The bodies are real; ids, anchors (path/line), commits and times are assigned here so the snapshot
+reads like one PR, and the commit a body says it reviewed (Codex "Reviewed commit", Bugbot "for
+commit") is pointed at the sample's head, as the bots would write it for that PR. Run: python scripts/build_examples.py [path/to/corpus.jsonl]
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -16,8 +18,25 @@ OLD = "1111111111111111111111111111111111111111"
 LOGIN_TYPE = "Bot"
 
 
+REVIEWED = re.compile(r"(\*\*Reviewed commit:\*\* `)[0-9a-f]{7,40}(`)")
+FOR_COMMIT = re.compile(r"(for commit \[?`?)([0-9a-f]{7,40})(`?\]?(?:\([^)]*/commit/)?)([0-9a-f]{40})?")
+
+
+def on_head(body: str) -> str:
+    body = REVIEWED.sub(lambda m: m.group(1) + HEAD[:10] + m.group(2), body)
+
+    def bugbot(m: re.Match[str]) -> str:
+        short = HEAD[: len(m.group(2))]
+        return m.group(1) + short + m.group(3) + (HEAD if m.group(4) else "")
+
+    return FOR_COMMIT.sub(bugbot, body)
+
+
 def corpus(path: Path) -> dict[str, dict[str, object]]:
-    return {e["corpus_id"]: e for e in map(json.loads, path.read_text().splitlines())}
+    entries = [json.loads(line) for line in path.read_text().splitlines()]
+    for e in entries:
+        e["body"] = on_head(str(e["body"]))
+    return {str(e["corpus_id"]): e for e in entries}
 
 
 def pull(number: int, title: str) -> dict[str, object]:

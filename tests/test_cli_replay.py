@@ -128,3 +128,15 @@ def test_wrong_pr_number_and_bad_args() -> None:
     assert "Traceback" not in proc.stderr
     proc = run("1", "--replay", str(ROOT / "examples/pr-block.json"), "--expected-bots", "bogus")
     assert proc.returncode == 2 and "unknown bot 'bogus'" in proc.stderr
+
+
+def test_verdict_file_lands_where_the_host_sees_it(tmp_path: Path) -> None:
+    from reviewcoord.actions_io import write_verdict_file
+
+    home = tmp_path / "github-home"
+    home.mkdir()
+    shown = write_verdict_file("/home/runner/work/_temp", 7, "{}", container_home=home)
+    assert shown == "/home/runner/work/_temp/_github_home/review-coordinator/verdict-pr7.json"
+    assert (home / "review-coordinator/verdict-pr7.json").read_text() == "{}"
+    plain = write_verdict_file(str(tmp_path), 7, "{}", container_home=tmp_path / "absent")
+    assert plain == str(tmp_path / "review-coordinator/verdict-pr7.json")

@@ -1,0 +1,115 @@
+"""action.yml, the README's tables, the Settings model and the Action's input reader agree with
+interface.md §3-§4 — one list of inputs, one default each."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from reviewcoord.action import SETTING_INPUTS
+from reviewcoord.config import RUN_ONLY_KEYS, Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# interface.md §3: input → default as documented.
+INTERFACE = {
+    "github-token": "${{ github.token }}",
+    "pr": "from the event",
+    "repo": "GITHUB_REPOSITORY",
+    "cycle": "from history, else 1",
+    "settle": "fast",
+    "fast-timeout": "180",
+    "full-timeout": "480",
+    "poll-interval": "15",
+    "expected-bots": "auto",
+    "merge-patience": "true",
+    "format": "both",
+    "config": ".github/review-coordinator.yml",
+    "check-name": "review-coordinator",
+    "status-context": "review-coordinator",
+    "dry-run": "false",
+    "fail-on-block": "false",
+}
+OUTPUTS = [
+    "gate",
+    "gate-reason",
+    "critical-count",
+    "advisory-count",
+    "settled-on",
+    "pending",
+    "comment-url",
+    "verdict-file",
+]
+PER_RUN = {"github-token", "pr", "repo", "config"}
+
+
+def readme_table(heading: str) -> dict[str, str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split(f"### {heading}\n", 1)[1].split("\n### ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 2 and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = cells[1].strip("`")
+    return rows
+
+
+def action() -> dict[str, object]:
+    data = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def test_inputs_are_the_same_everywhere() -> None:
+    inputs = action()["inputs"]
+    assert isinstance(inputs, dict)
+    assert list(inputs) == list(INTERFACE)
+    assert list(readme_table("Inputs")) == list(INTERFACE)
+    assert set(SETTING_INPUTS) == set(INTERFACE) - PER_RUN
+
+
+def test_documented_defaults_agree() -> None:
+    assert readme_table("Inputs") == INTERFACE
+    inputs = action()["inputs"]
+    assert isinstance(inputs, dict)
+    settings = Settings()
+    for name, default in INTERFACE.items():
+        spec = inputs[name]
+        if name in SETTING_INPUTS and name != "cycle":
+            # Empty in action.yml (so the config file can win); the description names the default,
+            # and the model's default is that value.
+            assert spec["default"] == "", name
+            assert f"Default: {default}." in " ".join(spec["description"].split()), name
+            attribute = next(k for k, f in Settings.model_fields.items() if (f.alias or k) == name)
+            value = getattr(settings, attribute)
+            if isinstance(value, bool):
+                shown = str(value).lower()
+            elif isinstance(value, list):
+                shown = ",".join(value)
+            else:
+                shown = str(value)
+            assert shown == default, (name, shown, default)
+    assert inputs["github-token"]["default"] == "${{ github.token }}"
+    assert inputs["config"]["default"] == INTERFACE["config"]
+
+
+def test_config_file_keys_are_input_names_plus_section_7() -> None:
+    aliases = {f.alias or k for k, f in Settings.model_fields.items()}
+    assert aliases == (set(INTERFACE) - PER_RUN) | {
+        "group-window",
+        "severity",
+        "fast-pack",
+        "slow-pack",
+    }
+    assert RUN_ONLY_KEYS == PER_RUN | {"cycle"}
+
+
+def test_outputs_are_the_same_everywhere() -> None:
+    outputs = action()["outputs"]
+    assert isinstance(outputs, dict)
+    assert list(outputs) == OUTPUTS
+    assert list(readme_table("Outputs")) == OUTPUTS
+    source = (ROOT / "reviewcoord/action.py").read_text(encoding="utf-8")
+    assert re.findall(r'^        "([a-z-]+)":', source, flags=re.M) == OUTPUTS
