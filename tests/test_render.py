@@ -48,8 +48,11 @@ INVISIBLE = ("\u202e", "\u200b", "\x00")
 
 
 def outside_code(body: str) -> str:
-    """`body` without its code spans (where GitHub neither links mentions nor parses HTML)."""
-    return CODE_SPAN.sub("", body)
+    """`body` without its code spans (where GitHub neither links mentions nor parses HTML).
+
+    Backslash-escaped backticks open no code span, so they are blanked out first.
+    """
+    return CODE_SPAN.sub("", re.sub(r"\\[\\`]", " ", body))
 
 
 def assert_golden(name: str, text: str) -> None:
@@ -322,6 +325,15 @@ def test_stale_sticky_crlf_and_limits() -> None:
     assert "\r" not in stale
     with pytest.raises(ValueError):
         stale_sticky("not our comment", reason="x")
+
+
+def test_stale_sticky_accepts_what_the_publisher_calls_a_sticky() -> None:
+    # publish.sticky.is_sticky: body.lstrip().startswith(MARKER)
+    odd = f"\n  {MARKER} trailing text\nbody\n{MARKER}\n"
+    stale = stale_sticky(odd, reason="r")
+    assert_one_marker_first(stale)
+    assert stale.split("\n")[1:4] == ["> ⚠️ This verdict is stale: r", "", "trailing text"]
+    assert stale_sticky(MARKER, reason="r") == f"{MARKER}\n> ⚠️ This verdict is stale: r\n\n"
 
 
 def test_stale_sticky_cuts_an_overlong_body_and_closes_details() -> None:

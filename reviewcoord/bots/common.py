@@ -19,7 +19,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s")
 _FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")
 # NUL and zero-width characters: invisible in GitHub's rendering, so they must not defeat a
 # marker match (`\u200bCodex Review: …`).
-_INVISIBLE = dict.fromkeys(map(ord, "\x00\u200b\u200c\u200d\u2060\ufeff"))
+_INVISIBLE = re.compile("[\x00\u200b\u200c\u200d\u2060\ufeff]")
 _BACKTICK_SPAN = re.compile(r"`([^`\n]{1,300})`")
 _PATH_LINE = re.compile(r"(?P<path>[^\s:`]{1,250}?)(?::(?P<line>\d{1,7})(?:[-,–]\d{1,7}){0,20})?")
 
@@ -38,7 +38,7 @@ PERMALINK = re.compile(
 
 def clean_body(body: str) -> str:
     """The body as GitHub renders it for matching: CRLF → LF, invisible characters dropped."""
-    return body.replace("\r\n", "\n").replace("\r", "\n").translate(_INVISIBLE)
+    return _INVISIBLE.sub("", body.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def _strip_html_comments(text: str) -> str:
@@ -124,21 +124,18 @@ _CLAUSE_BREAKS = (
 )
 
 
+_CLAUSE_BREAK = re.compile("|".join(re.escape(brk) for brk in _CLAUSE_BREAKS) + r"| \((?!`)")
+
+
 def _clause_cut(sentence: str) -> str:
-    in_code = False
-    for i, char in enumerate(sentence):
-        if char == "`":
-            in_code = not in_code
+    """Cut at the first clause break (or a ` (` that does not open a code span) that is at least
+    _HEADLINE_MIN characters in and outside a `code span`."""
+    for match in _CLAUSE_BREAK.finditer(sentence):
+        # For " (" the break is the parenthesis; the text keeps what stands before the space.
+        at = match.start() + 1 if match.group() == " (" else match.start()
+        if at < _HEADLINE_MIN or sentence.count("`", 0, at) % 2:
             continue
-        if in_code or i < _HEADLINE_MIN:
-            continue
-        if char == "(" and i > 0 and sentence[i - 1] == " ":
-            if sentence[i + 1 : i + 2] != "`":
-                return sentence[: i - 1].rstrip()
-            continue
-        for brk in _CLAUSE_BREAKS:
-            if sentence.startswith(brk, i):
-                return sentence[:i].rstrip()
+        return sentence[: match.start()].rstrip()
     return sentence
 
 

@@ -345,10 +345,15 @@ def stale_sticky(previous_body: str, *, reason: str) -> str:
     again replaces the earlier warning (idempotent). The result stays within COMMENT_LIMIT; if
     it would not, the end of the old body is cut, with a note.
     """
-    text = previous_body.replace("\r\n", "\n")  # GitHub may hand back CRLF after a web edit
-    first, _, rest = text.partition("\n")
-    if first.rstrip() != MARKER:
-        raise ValueError(f"not a review-coordinator sticky: line 1 is not {MARKER!r}")
+    # GitHub may hand back CRLF after a web edit; the publisher's `is_sticky` tolerates leading
+    # whitespace before the marker, so accept the same bodies.
+    text = previous_body.replace("\r\n", "\n").lstrip()
+    if not text.startswith(MARKER):
+        raise ValueError(f"not a review-coordinator sticky: it does not start with {MARKER!r}")
+    rest = text[len(MARKER) :]
+    rest = rest[1:] if rest.startswith("\n") else rest.lstrip(" \t")
+    # A hand-edited body could hold the marker again; defuse it so the result has exactly one.
+    rest = rest.replace(MARKER, safe.md_text(MARKER, None))
     head = MARKER + "\n"
     # Keep a hidden history block (an HTML comment right after the marker) above the warning.
     if rest.startswith("<!--"):
