@@ -24,10 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reviewcoord.actions_io import Log  # noqa: E402
-from reviewcoord.github.pygithub_gateway import PyGithubGateway  # noqa: E402
-from reviewcoord.runner import RunRequest, evaluate  # noqa: E402
-from tests.fakegithub import FakeGitHub  # noqa: E402
+from reviewcoord.actions_io import Log
+from reviewcoord.github.pygithub_gateway import PyGithubGateway
+from reviewcoord.runner import RunRequest, evaluate
+from tests.fakegithub import FakeGitHub
 
 HEAD = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
 P2 = (
@@ -53,12 +53,17 @@ def populate(fake: FakeGitHub, comments: int) -> tuple[int, int, int]:
     reviews = max(1, comments // 30)
     issue = max(1, comments // 30)
     inline = max(0, comments - reviews - issue)
-    for i in range(reviews):
-        fake.add_review(2, login="chatgpt-codex-connector[bot]", body="\n### 💡 Codex Review\n\n"
-                        f"**Reviewed commit:** `{HEAD[:10]}`\n", commit_id=HEAD)
+    for _ in range(reviews):
+        fake.add_review(
+            2,
+            login="chatgpt-codex-connector[bot]",
+            body=f"\n### 💡 Codex Review\n\n**Reviewed commit:** `{HEAD[:10]}`\n",
+            commit_id=HEAD,
+        )
     for i in range(inline):
-        fake.add_review_comment(2, login="chatgpt-codex-connector[bot]", body=P2,
-                                path=f"src/m{i % 50}.py", line=1 + i)
+        fake.add_review_comment(
+            2, login="chatgpt-codex-connector[bot]", body=P2, path=f"src/m{i % 50}.py", line=1 + i
+        )
     for i in range(issue):
         fake.add_issue_comment(2, login="octocat", user_type="User", body=f"note {i}")
     return reviews, inline, issue
@@ -79,45 +84,62 @@ def routes(fake: FakeGitHub, start: int = 0) -> Counter[str]:
 def one_evaluation(comments: int) -> None:
     with FakeGitHub(rate_limit=100_000) as fake:
         reviews, inline, issue = populate(fake, comments)
-        gateway = PyGithubGateway("octo/app", "app-token", base_url=fake.base_url,
-                                  write_spacing=0)
-        request = RunRequest(repo="octo/app", pr=2, inputs={"settle": "none",
-                             "expected-bots": "codex"}, input_source="bench",
-                             config_path=".github/review-coordinator.yml")
+        gateway = PyGithubGateway("octo/app", "app-token", base_url=fake.base_url, write_spacing=0)
+        request = RunRequest(
+            repo="octo/app",
+            pr=2,
+            inputs={"settle": "none", "expected-bots": "codex"},
+            input_source="bench",
+            config_path=".github/review-coordinator.yml",
+        )
         outcome = evaluate(request, gateway, FakeClock(), Log(io.StringIO()))
         counts = routes(fake)
         lists = 1 + sum(math.ceil(n / 100) for n in (reviews, inline, issue))
         writes = sum(n for k, n in counts.items() if not k.startswith("GET"))
         total = sum(counts.values())
-        print(f"\n## One evaluation, {comments} comments ({reviews} reviews, {inline} inline, "
-              f"{issue} conversation), gate {outcome.gate}")
+        print(
+            f"\n## One evaluation, {comments} comments ({reviews} reviews, {inline} inline, "
+            f"{issue} conversation), gate {outcome.gate}"
+        )
         for key, n in sorted(counts.items()):
             print(f"  {n:4d}  {key}")
-        print(f"  total {total} requests ({fake.rate_limit_used} rate-limited); minimum possible "
-              f"{lists} reads + {writes} writes = {lists + writes}; overhead "
-              f"{total - lists - writes} (identity, config, expected-bots auto, head commit, "
-              "check-run lookup, sticky re-read after create)")
+        print(
+            f"  total {total} requests ({fake.rate_limit_used} rate-limited); minimum possible "
+            f"{lists} reads + {writes} writes = {lists + writes}; overhead "
+            f"{total - lists - writes} (identity, config, expected-bots auto, head commit, "
+            "check-run lookup, sticky re-read after create)"
+        )
 
 
 def idle_settle(comments: int, timeout: int, poll: int) -> None:
     with FakeGitHub(rate_limit=100_000) as fake:
         populate(fake, comments)
-        gateway = PyGithubGateway("octo/app", "app-token", base_url=fake.base_url,
-                                  write_spacing=0)
+        gateway = PyGithubGateway("octo/app", "app-token", base_url=fake.base_url, write_spacing=0)
         request = RunRequest(
-            repo="octo/app", pr=2, input_source="bench",
+            repo="octo/app",
+            pr=2,
+            input_source="bench",
             config_path=".github/review-coordinator.yml",
-            inputs={"settle": "fast", "fast-timeout": str(timeout), "poll-interval": str(poll),
-                    "expected-bots": "codex,claude", "merge-patience": "false"},
+            inputs={
+                "settle": "fast",
+                "fast-timeout": str(timeout),
+                "poll-interval": str(poll),
+                "expected-bots": "codex,claude",
+                "merge-patience": "false",
+            },
         )
         clock = FakeClock()
         evaluate(request, gateway, clock, Log(io.StringIO()))
         counts = routes(fake)
         polls = sum(n for k, n in counts.items() if "/pulls/2/reviews" in k)
-        print(f"\n## Fast settle with nothing new: {comments} comments, {timeout} s at {poll} s "
-              f"polls → {polls} polls, {clock.t:.0f} s")
-        print(f"  {len(fake.request_log())} HTTP requests, {fake.rate_limit_used} rate-limited, "
-              f"{sum(n for k, n in counts.items() if '(304)' in k)} answered 304 (free)")
+        print(
+            f"\n## Fast settle with nothing new: {comments} comments, {timeout} s at {poll} s "
+            f"polls → {polls} polls, {clock.t:.0f} s"
+        )
+        print(
+            f"  {len(fake.request_log())} HTTP requests, {fake.rate_limit_used} rate-limited, "
+            f"{sum(n for k, n in counts.items() if '(304)' in k)} answered 304 (free)"
+        )
 
 
 def main() -> None:

@@ -2,7 +2,9 @@
 
 The bodies are real; ids, anchors (path/line), commits and times are assigned here so the snapshot
 reads like one PR, and the commit a body says it reviewed (Codex "Reviewed commit", Bugbot "for
-commit") is pointed at the sample's head, as the bots would write it for that PR. Run: python scripts/build_examples.py [path/to/corpus.jsonl]
+commit") is pointed at the sample's head, as the bots would write it for that PR.
+
+    python scripts/build_examples.py [path/to/corpus.jsonl]
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ LOGIN_TYPE = "Bot"
 
 
 REVIEWED = re.compile(r"(\*\*Reviewed commit:\*\* `)[0-9a-f]{7,40}(`)")
-FOR_COMMIT = re.compile(r"(for commit \[?`?)([0-9a-f]{7,40})(`?\]?(?:\([^)]*/commit/)?)([0-9a-f]{40})?")
+FOR_COMMIT = re.compile(
+    r"(for commit \[?`?)([0-9a-f]{7,40})(`?\]?(?:\([^)]*/commit/)?)([0-9a-f]{40})?"
+)
 
 
 def on_head(body: str) -> str:

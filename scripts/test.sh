@@ -10,10 +10,7 @@ if [ "${QUICK:-0}" = "1" ]; then
 elif [ "${REVIEWCOORD_SKIP_DOCKER:-0}" != "1" ]; then
   bash scripts/ensure-docker.sh
 fi
-echo "== ruff"
-.venv/bin/ruff check reviewcoord tests bench scripts entrypoint.py
-.venv/bin/ruff format --check reviewcoord tests bench scripts entrypoint.py
-echo "== mypy --strict reviewcoord"
-.venv/bin/mypy reviewcoord
+echo "== ruff, mypy --strict"
+bash scripts/lint.sh
 echo "== pytest"
 .venv/bin/python -m pytest -p no:cacheprovider "$@"
