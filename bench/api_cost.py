@@ -1,16 +1,20 @@
-"""API cost of one evaluation, against the fake GitHub server on 127.0.0.1.
+"""API cost and verdict latency, against the fake GitHub server on 127.0.0.1.
 
 1. One evaluation (`settle: none`) of a PR with N comments: HTTP requests by endpoint, how many
    cost rate limit, against the minimum possible (1 PR read + one request per 100 items per
    endpoint + the writes).
-2. A fast settle that runs to its timeout with nothing new posted: how many rate-limited
-   requests the polling costs (conditional requests: a 304 is free).
+2. A settle that runs to its timeout with nothing new posted (default: `settle: full`, 480 s at
+   15 s polls, the 8-minute worst case): requests per polled endpoint, how many cost rate limit
+   (conditional requests: a 304 is free). Target: only the first read of each endpoint counts.
+3. Latency: the last fast-pack bot posts at a random moment; how long (in simulated seconds)
+   until the verdict is published, for several poll intervals.
 
 The clock is injected (no real waiting); the fake counts requests exactly as GitHub would
 (every response but 304 costs one).
 
-    python bench/api_cost.py                   # 300 comments; 180 s fast settle at 15 s polls
-    python bench/api_cost.py --comments 10,300,3000 --timeout 480
+    python bench/api_cost.py                        # 10, 300, 3000 comments; full 480 s settle
+    python bench/api_cost.py --comments 300 --mode fast --timeout 180
+    python bench/api_cost.py --quick                # CI: 10 and 300 comments, 60 s settle
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from __future__ import annotations
 import argparse
 import io
 import math
+import random
+import statistics
 import sys
 from collections import Counter
 from pathlib import Path
@@ -27,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from reviewcoord.actions_io import Log
 from reviewcoord.github.pygithub_gateway import PyGithubGateway
 from reviewcoord.runner import RunRequest, evaluate
+from tests.e2e_support import CLAUDE, COPILOT_REVIEWER, CURSOR, body, cursor_clean
 from tests.fakegithub import FakeGitHub
 
 HEAD = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
@@ -111,7 +118,10 @@ def one_evaluation(comments: int) -> None:
         )
 
 
-def idle_settle(comments: int, timeout: int, poll: int) -> None:
+POLLED = ("pulls/2", "pulls/2/reviews", "pulls/2/comments", "issues/2/comments")
+
+
+def idle_settle(comments: int, mode: str, timeout: int, poll: int) -> None:
     with FakeGitHub(rate_limit=100_000) as fake:
         populate(fake, comments)
         gateway = PyGithubGateway("octo/app", "app-token", base_url=fake.base_url, write_spacing=0)
@@ -121,36 +131,143 @@ def idle_settle(comments: int, timeout: int, poll: int) -> None:
             input_source="bench",
             config_path=".github/review-coordinator.yml",
             inputs={
-                "settle": "fast",
-                "fast-timeout": str(timeout),
+                "settle": mode,
+                f"{mode}-timeout": str(timeout),
                 "poll-interval": str(poll),
-                "expected-bots": "codex,claude",
+                "expected-bots": "codex,claude",  # claude never posts: runs to the timeout
                 "merge-patience": "false",
             },
         )
         clock = FakeClock()
         evaluate(request, gateway, clock, Log(io.StringIO()))
-        counts = routes(fake)
-        polls = sum(n for k, n in counts.items() if "/pulls/2/reviews" in k)
+        everything = fake.request_log()
+        # The settle ends where publishing starts: the sticky's POST (after it, one re-read of
+        # the conversation comments, which our own new comment has changed, is publishing's).
+        publish_at = next(
+            i
+            for i, r in enumerate(everything)
+            if r.method == "POST" and r.route.endswith("/issues/2/comments")
+        )
+        log = everything[:publish_at]
+        polls = sum(1 for r in log if r.method == "GET" and r.route.endswith("/pulls/2/reviews"))
         print(
-            f"\n## Fast settle with nothing new: {comments} comments, {timeout} s at {poll} s "
-            f"polls → {polls} polls, {clock.t:.0f} s"
+            f"\n## {mode.capitalize()} settle with nothing new: {comments} comments, {timeout} s "
+            f"at {poll} s polls → {polls} reads of each list, {clock.t:.0f} s simulated"
+        )
+        print(f"  {'endpoint':<28} {'requests':>8} {'rate-limited':>13} {'304 (free)':>11}")
+        first_reads = 0
+        for name in POLLED:
+            hits = [
+                r
+                for r in log
+                if r.method == "GET" and _norm(r.route).endswith(f"/repos/octo/app/{name}")
+            ]
+            counted = sum(1 for r in hits if r.status != 304)
+            pages = len({r.path for r in hits})  # distinct page URLs = the first full read
+            first_reads += pages
+            print(f"  GET {name:<24} {len(hits):>8} {counted:>13} {len(hits) - counted:>11}")
+        polled_counted = sum(
+            1
+            for r in log
+            if r.method == "GET"
+            and r.status != 304
+            and any(_norm(r.route).endswith(f"/repos/octo/app/{n}") for n in POLLED)
         )
         print(
-            f"  {len(fake.request_log())} HTTP requests, {fake.rate_limit_used} rate-limited, "
-            f"{sum(n for k, n in counts.items() if '(304)' in k)} answered 304 (free)"
+            f"  settle: {len(log)} HTTP requests, {sum(r.status != 304 for r in log)} "
+            f"rate-limited (incl. identity, config, pending status and check run); polled "
+            f"endpoints: {polled_counted} rate-limited vs {first_reads} first-read pages "
+            f"(target: equal) → {'met' if polled_counted <= first_reads else 'NOT met'}"
+        )
+        print(
+            f"  whole run incl. publishing: {len(everything)} HTTP requests, "
+            f"{fake.rate_limit_used} rate-limited"
+        )
+
+
+def _norm(route: str) -> str:
+    return route.replace("/repositories/4242/", "/repos/octo/app/")
+
+
+class PostingClock(FakeClock):
+    """Claude (the last of the fast pack) posts its clean review at simulated time `post_at`."""
+
+    def __init__(self, fake: FakeGitHub, post_at: float) -> None:
+        super().__init__()
+        self.fake = fake
+        self.post_at = post_at
+        self.posted = False
+
+    def sleep(self, seconds: float) -> None:
+        super().sleep(seconds)
+        if not self.posted and self.t >= self.post_at:
+            self.fake.add_review(2, login=CLAUDE, body=body("L_cca1078_lgtm"), commit_id=HEAD)
+            self.posted = True
+
+
+def delay_once(poll: int, post_at: float) -> float:
+    with FakeGitHub(rate_limit=100_000) as fake:
+        fake.add_pull(2, head_sha=HEAD)
+        fake.add_review(2, login=CURSOR, body=cursor_clean(HEAD), commit_id=HEAD)
+        fake.add_review(2, login=COPILOT_REVIEWER, body=body("Z12"), commit_id=HEAD)
+        gateway = PyGithubGateway("octo/app", "app-token", base_url=fake.base_url, write_spacing=0)
+        request = RunRequest(
+            repo="octo/app",
+            pr=2,
+            input_source="bench",
+            config_path=".github/review-coordinator.yml",
+            inputs={
+                "settle": "fast",
+                "fast-timeout": "600",
+                "poll-interval": str(poll),
+                "expected-bots": "claude,copilot,cursor",
+                "merge-patience": "false",
+            },
+        )
+        clock = PostingClock(fake, post_at)
+        outcome = evaluate(request, gateway, clock, Log(io.StringIO()))
+        final = [s for s in fake.statuses(HEAD) if s["state"] != "pending"]
+        if outcome.gate != "go" or not final or not clock.posted:
+            raise SystemExit(f"delay bench: unexpected outcome {outcome.gate}: {outcome.reason}")
+        # Nothing sleeps between the read that sees the post and the status write, so the
+        # clock at the end is the moment the verdict was published.
+        return clock.t - post_at
+
+
+def delays(polls: list[int], samples: int) -> None:
+    print(
+        f"\n## Last fast-pack post → verdict published (simulated seconds, {samples} random "
+        "post times per poll interval)"
+    )
+    print(f"  {'poll s':>6} {'min':>6} {'mean':>6} {'max':>6}")
+    rng = random.Random(7)
+    for poll in polls:
+        values = [delay_once(poll, 2 * poll + rng.uniform(0, poll)) for _ in range(samples)]
+        print(
+            f"  {poll:>6} {min(values):>6.1f} {statistics.mean(values):>6.1f} {max(values):>6.1f}"
         )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--comments", default="300")
-    ap.add_argument("--timeout", type=int, default=180)
+    ap.add_argument("--comments", default="10,300,3000")
+    ap.add_argument("--mode", choices=["fast", "full"], default="full")
+    ap.add_argument("--timeout", type=int, default=480)
     ap.add_argument("--poll", type=int, default=15)
+    ap.add_argument("--delay-polls", default="5,15,30")
+    ap.add_argument("--samples", type=int, default=20)
+    ap.add_argument("--quick", action="store_true", help="CI: small sizes, short settle")
     args = ap.parse_args()
-    for n in (int(x) for x in args.comments.split(",")):
+    sizes = [10, 300] if args.quick else [int(x) for x in args.comments.split(",")]
+    timeout = 60 if args.quick else args.timeout
+    for n in sizes:
         one_evaluation(n)
-        idle_settle(n, args.timeout, args.poll)
+    for n in sizes:
+        idle_settle(n, args.mode, timeout, args.poll)
+    delays(
+        [int(x) for x in args.delay_polls.split(",")] if not args.quick else [15],
+        3 if args.quick else args.samples,
+    )
 
 
 if __name__ == "__main__":

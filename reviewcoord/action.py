@@ -80,8 +80,17 @@ def deliver(outcome: Outcome, env: Mapping[str, str], log: Log, *, repo: str, pr
     write_outputs(env.get("GITHUB_OUTPUT"), outputs_for(outcome, path))
     if outcome.verdict is not None and outcome.read_only:
         # Annotations are the one more surface a read-only token has: the criticals first.
-        for f in outcome.verdict.critical:
+        # GitHub shows 10 errors per step; past that, the last slot says how many more.
+        critical = outcome.verdict.critical
+        room = log.annotations_left("error")
+        shown = critical if len(critical) <= room else critical[: max(0, room - 1)]
+        for f in shown:
             log.error(f"{f.id} {f.title}", file=f.file, line=f.line, title="critical finding")
+        if len(shown) < len(critical) and room > 0:
+            log.error(
+                f"{len(critical) - len(shown)} more critical findings: see the job summary",
+                title="critical findings",
+            )
     return path
 
 

@@ -51,6 +51,10 @@ class Log:
         self.stream.write(line + "\n")
         self.stream.flush()
 
+    def annotations_left(self, kind: str) -> int:
+        """How many more `kind` annotations GitHub will still show for this step."""
+        return max(0, ANNOTATION_CAP - self._counts.get(kind, 0)) if self.actions else 10**9
+
     def info(self, message: str) -> None:
         self._write(self._clean(message))
 

@@ -40,7 +40,7 @@ def _pr_number(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"PR number must be a positive integer, got {text!r}"
         ) from None
-    if value <= 0:
+    if value <= 0 or value > 2**31 - 1:
         raise argparse.ArgumentTypeError(f"PR number must be a positive integer, got {text!r}")
     return value
 

@@ -21,6 +21,36 @@ DEFAULT_CONFIG_PATH = ".github/review-coordinator.yml"
 # Keys that describe one run, not a repository's policy: never read from the file.
 RUN_ONLY_KEYS = frozenset({"github-token", "pr", "repo", "config", "cycle"})
 MAX_CONFIG_BYTES = 64 * 1024
+# The deepest real config is `severity: {bot: {label: level}}`: 3 levels.
+MAX_CONFIG_DEPTH = 16
+_OPENERS = (
+    yaml.BlockMappingStartToken,
+    yaml.BlockSequenceStartToken,
+    yaml.FlowMappingStartToken,
+    yaml.FlowSequenceStartToken,
+)
+_CLOSERS = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """SafeLoader that refuses a key given twice in one mapping (PyYAML keeps the last one
+    silently, so `settle: full` could be overridden further down without anyone noticing)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[str] = set()
+        for key_node, _value in node.value:
+            if isinstance(key_node, yaml.ScalarNode):
+                if key_node.value in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None,
+                        None,
+                        f"key {key_node.value[:60]!r} appears twice "
+                        f"(line {key_node.start_mark.line + 1})",
+                        key_node.start_mark,
+                    )
+                seen.add(key_node.value)
+        return super().construct_mapping(node, deep=deep)
+
 
 FAST_PACK: tuple[BotKey, ...] = ("claude", "copilot", "cursor")
 SLOW_PACK: tuple[BotKey, ...] = ("codex",)
@@ -75,6 +105,8 @@ class Settings(BaseModel):
     fast_pack: list[BotKey] = Field(default_factory=lambda: list(FAST_PACK), alias="fast-pack")
     slow_pack: list[BotKey] = Field(default_factory=lambda: list(SLOW_PACK), alias="slow-pack")
     cycle: int | None = Field(None, ge=1, le=10_000)
+    # Review cycles: block cycles after which convergence mode starts (0: never).
+    convergence_after: int = Field(2, alias="convergence-after", ge=0, le=1000)
 
     @field_validator("expected_bots", mode="before")
     @classmethod
@@ -86,6 +118,16 @@ class Settings(BaseModel):
     @classmethod
     def _packs(cls, value: Any) -> list[str]:
         return _bot_list(value, allow_auto=False)
+
+    @field_validator(
+        "fast_timeout", "full_timeout", "poll_interval", "group_window", "cycle", mode="before"
+    )
+    @classmethod
+    def _whole_number(cls, value: Any) -> Any:
+        # pydantic would read YAML `true` as 1: a number of seconds is never a yes/no.
+        if isinstance(value, bool):
+            raise ValueError("must be a whole number, not true/false")
+        return value
 
     @field_validator("merge_patience", "dry_run", "fail_on_block", mode="before")
     @classmethod
@@ -152,19 +194,41 @@ def _validate(data: Mapping[str, Any], source: str) -> Settings:
         raise ConfigError(f"{source}: key '{key}': {message}{shown}") from None
 
 
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    """One line: what is wrong and where ("found unhashable key (line 3)")."""
+    if isinstance(exc, yaml.MarkedYAMLError) and exc.problem:
+        mark = exc.problem_mark or exc.context_mark
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        return f"{exc.problem.strip()}{where}" if where not in exc.problem else exc.problem
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
 def parse_config_file(text: str, source: str = DEFAULT_CONFIG_PATH) -> dict[str, Any]:
     """The YAML file → a mapping of settings keys. Rejects run-only keys and YAML bombs."""
     if len(text.encode("utf-8", "replace")) > MAX_CONFIG_BYTES:
         raise ConfigError(f"{source}: file is larger than {MAX_CONFIG_BYTES} bytes")
     try:
         # Aliases would let a tiny file expand into a huge one ("billion laughs"); a config
-        # file never needs them.
+        # file never needs them. Deep nesting is refused while scanning too: PyYAML's scanner
+        # is quadratic in the flow depth (60 KB of `[` took 48 s) and its composer recursive.
+        depth = 0
         for token in yaml.scan(text, Loader=yaml.SafeLoader):
             if isinstance(token, yaml.AliasToken | yaml.AnchorToken):
                 raise ConfigError(f"{source}: YAML anchors and aliases are not allowed")
-        data = yaml.safe_load(text)
+            if isinstance(token, _OPENERS):
+                depth += 1
+                if depth > MAX_CONFIG_DEPTH:
+                    raise ConfigError(
+                        f"{source}: nested deeper than {MAX_CONFIG_DEPTH} levels "
+                        f"(line {token.start_mark.line + 1})"
+                    )
+            elif isinstance(token, _CLOSERS):
+                depth -= 1
+        data = yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{source}: not valid YAML: {str(exc).splitlines()[0]}") from None
+        raise ConfigError(f"{source}: not valid YAML: {_yaml_problem(exc)}") from None
+    except (ValueError, RecursionError) as exc:  # e.g. an integer of more than 4,300 digits
+        raise ConfigError(f"{source}: not valid YAML: {str(exc)[:120]}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -22,6 +22,9 @@ PULL_EVENTS = frozenset(
     }
 )
 MAX_EVENT_BYTES = 25 * 1024 * 1024
+# GitHub's issue and PR numbers are 32-bit; a larger "number" is not a PR, and must not become a
+# request path.
+MAX_NUMBER = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -36,10 +39,12 @@ def _positive_int(value: Any) -> int | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return value if value > 0 else None
-    if isinstance(value, str) and value.strip().lstrip("#").isdigit():
-        number = int(value.strip().lstrip("#"))
-        return number if number > 0 else None
+        return value if 0 < value <= MAX_NUMBER else None
+    text = value.strip().lstrip("#") if isinstance(value, str) else ""
+    # `isdigit` also accepts "²" and other digits `int` rejects; 10 ASCII digits cover MAX_NUMBER.
+    if text.isascii() and text.isdigit() and len(text) <= 10:
+        number = int(text)
+        return number if 0 < number <= MAX_NUMBER else None
     return None
 
 
@@ -53,7 +58,9 @@ def load_payload(path: str | None) -> dict[str, Any]:
         data = json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise EventError(f"event payload {p} (GITHUB_EVENT_PATH) does not exist") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
+        # ValueError covers JSONDecodeError, UnicodeDecodeError and an integer of more than
+        # 4,300 digits (Python's int-from-string limit).
         raise EventError(f"event payload {p} is not valid JSON: {type(exc).__name__}") from None
     if not isinstance(data, dict):
         raise EventError(f"event payload {p} is not a JSON object")

@@ -16,9 +16,18 @@ from reviewcoord.model import BOT_KEYS, LEVEL_RANK, Finding, Group, Level, norma
 DEFAULT_WINDOW = 5
 
 
-def _member_order(f: Finding) -> tuple[int, int, str, int]:
-    """Within a group: most severe first, then the fixed bot order, then stable data."""
-    return (-LEVEL_RANK[f.severity], BOT_KEYS.index(f.bot), f.stable_id, f.comment_id)
+def _member_order(f: Finding) -> tuple[int, int, str, int, str, int, str]:
+    """Within a group: most severe first, then the fixed bot order, then stable data down to
+    the last field, so the lead (whose title the group shows) never depends on arrival order."""
+    return (
+        -LEVEL_RANK[f.severity],
+        BOT_KEYS.index(f.bot),
+        f.stable_id,
+        f.comment_id,
+        f.title,
+        f.line or 0,
+        f.url,
+    )
 
 
 def _end(f: Finding) -> int:

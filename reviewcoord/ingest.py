@@ -42,7 +42,11 @@ class Ingested:
 
 
 def is_ours(comment: RawComment, own_login: str | None) -> bool:
-    """Our own sticky: it carries the marker first. (Publishing checks the author too.)"""
+    """Our own sticky: it carries the marker first. (Publishing checks the author too.)
+    A known AI reviewer's comment is never ours, whatever it starts with: dropping it would let
+    a bot's text silence its own finding."""
+    if bot_for_login(comment.author_login) is not None:
+        return False
     return comment.body.lstrip().startswith(MARKER) or (
         own_login is not None and comment.author_login == own_login and MARKER in comment.body
     )

@@ -129,6 +129,28 @@ class Group(Frozen):
         return " · ".join(parts)
 
 
+FindingStatus = Literal["new", "still_open", "awaiting_decision", "likely_fixed", "accepted"]
+ReplyKind = Literal["rebutted", "wontfix", "deferred", "fixed"]
+AcceptKind = Literal["follow-up", "wontfix", "by-design"]
+
+
+class AuthorReply(Frozen):
+    """A human's reply to a finding (seed 003 § Reply harvesting): moves it sideways only."""
+
+    kind: ReplyKind
+    by: str
+    reason: str
+    url: str = ""
+
+
+class SeverityAdjustment(Frozen):
+    """A level change we applied (config `severity:` or convergence mode): never silent."""
+
+    from_level: Level
+    to_level: Level
+    reason: str
+
+
 class VerdictFinding(Frozen):
     """A ranked group as published (interface §5 `critical[]` / `advisory[]`)."""
 
@@ -142,6 +164,61 @@ class VerdictFinding(Frozen):
     sources: list[Source]
     spread: str
     gist: str = ""
+    # Added for review cycles (None/absent when there is no cycle context):
+    stable_id: str | None = None  # the first source's stable id (cross-cycle identity)
+    status: FindingStatus | None = None
+    first_seen_cycle: int | None = None
+    carried_forward: bool = False  # not re-reported on this head; kept from an earlier cycle
+    thread_state: Literal["resolved", "outdated"] | None = None  # GitHub's review thread
+    reply: AuthorReply | None = None
+    severity_adjustment: SeverityAdjustment | None = None
+
+
+class AcceptedFinding(Frozen):
+    """A finding a maintainer accepted (`/review-coordinator accept …`): out of the gate."""
+
+    id: str
+    stable_id: str
+    title: str
+    file: str | None
+    line: int | None
+    severity: Level
+    kind: AcceptKind
+    issue: int | None = None
+    reason: str
+    accepted_by: str
+    url: str = ""  # the command comment
+    cycle: int
+
+
+class CycleChange(Frozen):
+    """One row of "since last cycle": what happened to a finding between two runs."""
+
+    id: str | None  # F id now (or the F id it had when it was last shown)
+    stable_id: str
+    title: str
+    file: str | None
+    line: int | None
+    severity: Level
+    change: Literal[
+        "new",
+        "likely_fixed",
+        "reopened",
+        "awaiting_decision",
+        "accepted",
+        "thread_resolved",
+        "thread_outdated",
+    ]
+    note: str = ""
+
+
+class ConvergenceInfo(Frozen):
+    """Convergence mode (seed 001): on after `after` block cycles."""
+
+    active: bool
+    block_cycles: int
+    after: int
+    exempted: list[str] = Field(default_factory=list)  # F ids of new critical findings let through
 
 
 class ParseNote(Frozen):
@@ -169,6 +246,15 @@ class Verdict(Frozen):
     # Added fields (interface §5 allows additions):
     expected_bots: list[str] = Field(default_factory=list)
     parse_notes: list[ParseNote] = Field(default_factory=list)
+    # Review cycles (README § Review cycles); empty/None when there is no history:
+    review_mode: Literal["initial", "incremental", "full", "same_head"] | None = None
+    previous_head: str | None = None
+    force_push: bool = False
+    changes: list[CycleChange] = Field(default_factory=list)
+    accepted: list[AcceptedFinding] = Field(default_factory=list)
+    convergence: ConvergenceInfo | None = None
+    history_notice: str | None = None
+    command_notes: list[str] = Field(default_factory=list)
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 

@@ -6,11 +6,14 @@ field's name, which callers turn into a clear error (snapshot) or a failed read 
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
 from reviewcoord.github.gateway import IssueComment, PullInfo
 from reviewcoord.model import Endpoint, RawComment
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _get(d: Any, *keys: str) -> Any:
@@ -37,6 +40,10 @@ def _str(d: Any, *keys: str, default: str | None = None) -> str | None:
         return default
     if not isinstance(value, str):
         raise ValueError(f"field '{'.'.join(keys)}' must be a string, got {type(value).__name__}")
+    if not value.isascii():
+        # JSON may carry a lone surrogate (`"\\ud800"`); Python decodes it into a str that no
+        # UTF-8 encoder accepts, so the verdict file, stdout or a request body would fail later.
+        value = _SURROGATE.sub("\ufffd", value)
     return value
 
 

@@ -21,15 +21,18 @@ from reviewcoord.config import Settings, build_settings, parse_config_file
 from reviewcoord.errors import ConfigError, GatewayError, WriteForbidden
 from reviewcoord.github.dry_run import DryRunGateway
 from reviewcoord.github.gateway import CheckOutput, Gateway, PullInfo, StatusState
+from reviewcoord.history import History, bound, encode, find_record, fingerprint
 from reviewcoord.ingest import ingest
-from reviewcoord.model import BOT_KEYS, BotKey, RawComment, Verdict
-from reviewcoord.pipeline import verdict_from
-from reviewcoord.publish.check_run import finish_check, start_check
+from reviewcoord.model import BOT_KEYS, BotKey, RawComment, SettleMode, Verdict
+from reviewcoord.publish.check_run import finish_check, start_check, start_check_ref
 from reviewcoord.publish.commit_status import set_status
 from reviewcoord.publish.sticky import mark_stale, publish_sticky
+from reviewcoord.reconcile import CycleContext, CycleLookups, Mode, cycle_for, judge_cycle
 from reviewcoord.settle import Clock, Reading, Settled, SettlePolicy, settle, waiting_for
 
 ACTIONS_BOT = "github-actions[bot]"
+# How often publishing starts over when the head moves under it (then it publishes as read).
+MAX_PUBLISH_RESTARTS = 2
 FORK_HELP = (
     "the token cannot write to this repository (a fork PR gets a read-only GITHUB_TOKEN): "
     "the verdict is in the job summary and the step outputs; see README § Fork pull requests"
@@ -70,6 +73,9 @@ class Surfaces:
         self.read_only = False
         self.checks_unavailable = False
         self.check_ids: dict[str, int] = {}
+        # `<slug>[bot]` of the App our check runs belong to: who we are when GET /user is
+        # forbidden (GITHUB_TOKEN → github-actions[bot], an App installation → its own bot).
+        self.app_login: str | None = None
 
     def _write(self, what: str, action: Callable[[], object], *, check: bool = False) -> bool:
         if self.read_only or (check and self.checks_unavailable):
@@ -98,13 +104,14 @@ class Surfaces:
 
         text = pending_description(list(waiting))
         output = CheckOutput(title="Waiting for the AI reviewers", summary=text)
-        self._write(
-            "create the check run",
-            lambda: self.check_ids.__setitem__(
-                sha, start_check(self.gateway, self.settings.check_name, sha, output)
-            ),
-            check=True,
-        )
+
+        def open_check() -> None:
+            ref = start_check_ref(self.gateway, self.settings.check_name, sha, output)
+            self.check_ids[sha] = ref.id
+            if ref.app_slug:
+                self.app_login = f"{ref.app_slug}[bot]"
+
+        self._write("create the check run", open_check, check=True)
         self._write(
             "set the commit status",
             lambda: set_status(self.gateway, sha, "pending", text, self.settings.status_context),
@@ -136,9 +143,10 @@ class Surfaces:
         return self._write("complete the check run", complete, check=True)
 
     def supersede(self, old_sha: str, new_sha: str) -> None:
-        """The head moved while we waited: close out what we opened on the old head."""
+        """The head moved: close the check run we opened on the old head. No status is written
+        for it: a newer head's run may already have written its own, and an older head's
+        status must never come after a newer head's (its pending status is left as it was)."""
         reason = f"superseded: head moved to {new_sha[:7]}"
-        self.status(old_sha, "error", reason, None)
         check_id = self.check_ids.get(old_sha)
         if check_id is not None:
             output = CheckOutput(title="Superseded", summary=f"{reason}; judged there instead.")
@@ -194,6 +202,176 @@ def resolve_expected(
     return [b for b in BOT_KEYS if b in expected]
 
 
+class Cycles:
+    """The review-cycle context of a run: the record from our sticky, and the reads the
+    reconciliation needs (README § Review cycles). Each read happens at most once per head and
+    only when needed: compare (history exists and the head moved, or a previous head is needed),
+    PR files (force-push or no comparable base), review threads (GraphQL, one query), and one
+    permission read per commenter who issues a new command."""
+
+    def __init__(
+        self,
+        gateway: Gateway,
+        req: RunRequest,
+        settings: Settings,
+        comments: Sequence[RawComment],
+        own_login: str | None,
+        pr_author: str,
+        log: Log,
+    ) -> None:
+        self.gateway = gateway
+        self.req = req
+        self.settings = settings
+        self.own_login = own_login
+        self.pr_author = pr_author
+        self.log = log
+        self.record, self.notice, self.sticky = find_record(
+            comments, own_login or ACTIONS_BOT, repo=req.repo, pr=req.pr
+        )
+        if self.notice:
+            log.warning(f"review history: {self.notice}; reconciling from scratch")
+        elif self.record is not None:
+            log.info(
+                f"review history: cycle {self.record.cycle}, last reviewed head "
+                f"{(self.record.last_head or '?')[:7]}, {len(self.record.findings)} findings, "
+                f"{self.record.blocks} block cycles"
+            )
+        self._contexts: dict[str, CycleContext] = {}
+        self._permissions: dict[str, str] = {}
+        self._threads: dict[int, str] | None = None
+        self._pr_files: frozenset[str] | None = None
+        self.notes: list[str] = []
+
+    def fingerprint(self, comments: Sequence[RawComment]) -> str:
+        return fingerprint(comments, self.own_login, self.settings.model_dump_json())
+
+    def is_noop(self, reading: Reading) -> bool:
+        """The head is the last reviewed one, nothing changed since, and the last run finished
+        publishing (its sticky is not marked stale and its check run completed on this head)."""
+        from reviewcoord.render import STALE_PREFIX
+
+        rec, sticky = self.record, self.sticky
+        head = reading.pull.head_sha
+        if rec is None or sticky is None or rec.last_head != head:
+            return False
+        if rec.fp != self.fingerprint(reading.comments):
+            return False
+        if STALE_PREFIX in sticky.body:
+            self.log.info("the last verdict is marked stale: judging again")
+            return False
+        runs = self.gateway.list_check_runs(head, self.settings.check_name)
+        newest = max(runs, key=lambda r: r.id, default=None)
+        if newest is None or newest.status != "completed":
+            self.log.info("the last run left no completed check run on this head: judging again")
+            return False
+        return True
+
+    def _files_of_pr(self) -> frozenset[str]:
+        if self._pr_files is None:
+            self._pr_files = frozenset(self.gateway.list_pull_files(self.req.pr))
+        return self._pr_files
+
+    def _read_threads(self) -> Mapping[int, str]:
+        if self._threads is None:
+            try:
+                threads = self.gateway.list_review_threads(self.req.pr)
+            except GatewayError as exc:
+                self.log.warning(f"review thread state not read ({exc}); not reported this run")
+                self._threads = {}
+                return self._threads
+            self._threads = {
+                t.root_comment_id: "resolved" if t.is_resolved else "outdated"
+                for t in threads
+                if t.root_comment_id is not None and (t.is_resolved or t.is_outdated)
+            }
+        return self._threads
+
+    def skip_threads(self) -> None:
+        self._threads = {}
+
+    def _permission(self, login: str) -> str:
+        if login not in self._permissions:
+            self._permissions[login] = self.gateway.get_permission(login)
+        return self._permissions[login]
+
+    def context(self, head_sha: str, comments: Sequence[RawComment]) -> CycleContext:
+        cached = self._contexts.get(head_sha)
+        fp = self.fingerprint(comments)
+        if cached is not None:
+            return CycleContext(**{**cached.__dict__, "fingerprint": fp})
+        rec = self.record
+        mode: Mode = "initial" if rec is None and self.notice is None else "full"
+        previous: str | None = None
+        force_push = False
+        touched: frozenset[str] | None = None
+        lazy_touched = False
+        if rec is not None:
+            same = rec.last_head == head_sha
+            mode = "same_head" if same else "incremental"
+            if same:
+                base = rec.heads[-2] if len(rec.heads) >= 2 else None
+                previous = base
+                lazy_touched = True
+            else:
+                previous = rec.last_head
+                assert previous is not None
+                result = self.gateway.compare_commits(previous, head_sha)
+                if result.status in ("ahead", "identical"):
+                    if result.files_complete:
+                        touched = frozenset(result.files)
+                    else:
+                        touched = self._files_of_pr()
+                else:
+                    force_push = True
+                    mode = "full"
+                    touched = self._files_of_pr()
+                    self.log.warning(
+                        f"the last reviewed head {previous[:7]} is not reachable from "
+                        f"{head_sha[:7]} (compare: {result.status}; force-push?): "
+                        "reconciling in full mode"
+                    )
+        computed: list[frozenset[str] | None] = [touched] if not lazy_touched else []
+
+        def touched_files() -> frozenset[str] | None:
+            if not computed:
+                base = previous
+                value: frozenset[str] | None
+                if base is None:
+                    value = self._files_of_pr()
+                else:
+                    result = self.gateway.compare_commits(base, head_sha)
+                    ok = result.status in ("ahead", "identical") and result.files_complete
+                    value = frozenset(result.files) if ok else self._files_of_pr()
+                computed.append(value)
+            return computed[0]
+
+        ctx = CycleContext(
+            record=rec,
+            notice=self.notice,
+            cycle=cycle_for(rec, head_sha, self.settings.cycle),
+            mode=mode,
+            previous_head=previous,
+            force_push=force_push,
+            pr_author=self.pr_author,
+            own_login=self.own_login,
+            convergence_after=self.settings.convergence_after,
+            fingerprint=fp,
+            lookups=CycleLookups(
+                touched=touched_files, threads=self._read_threads, permission=self._permission
+            ),
+        )
+        self._contexts[head_sha] = ctx
+        return ctx
+
+    def history_block(self, history: History) -> str:
+        bounded, dropped = bound(history)
+        if dropped:
+            note = f"review history: {dropped} oldest entries dropped to stay within its bound"
+            self.log.info(note)
+            self.notes.append(note)
+        return encode(bounded)
+
+
 def _load_settings(req: RunRequest, gateway: Gateway, pull: PullInfo) -> Settings:
     # The base branch's copy only: a PR must not be able to change its own gate.
     ref = pull.base_ref or pull.base_sha
@@ -206,7 +384,6 @@ def _load_settings(req: RunRequest, gateway: Gateway, pull: PullInfo) -> Setting
 
 
 def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outcome:
-    from reviewcoord import render
 
     with log.group(f"review-coordinator: {req.repo}#{req.pr}"):
         try:
@@ -236,12 +413,52 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             return reading
 
         own_login: str | None = None
+        confirmed_login: str | None = None
+        histories: dict[str, History] = {}
         try:
-            own_login = gateway.whoami() or req.identity_hint
+            confirmed_login = gateway.whoami()
+            own_login = confirmed_login or req.identity_hint
             first = read()
             expected = resolve_expected(
                 settings, gateway, first.pull, log, list(first.ingested.seen)
             )
+            cycles = Cycles(
+                gateway,
+                req,
+                settings,
+                last_issue_comments,
+                own_login,
+                first.pull.author_login,
+                log,
+            )
+            if cycles.is_noop(first):
+                # Reads only so far: nothing is written (no sticky edit, status or check run).
+                # Thread state is only shown, never gating: not read for a noop.
+                cycles.skip_threads()
+                verdict = _judge_cycle(
+                    req,
+                    settings,
+                    cycles,
+                    first,
+                    expected,
+                    histories,
+                    times.get(first.pull.head_sha),
+                )
+                sha = first.pull.head_sha
+                log.notice(
+                    f"nothing new since {sha[:7]}: the head is the last reviewed one and no "
+                    "comment changed; the sticky comment, commit status and check run are kept "
+                    "as they are"
+                )
+                return Outcome(
+                    verdict.gate,
+                    verdict.gate_reason,
+                    verdict,
+                    sha,
+                    comment_url=cycles.sticky.html_url if cycles.sticky else "",
+                    settings=settings,
+                    notes=[f"nothing new since {sha[:7]}: nothing was published"],
+                )
         except GatewayError as exc:
             return _fail(
                 req,
@@ -256,7 +473,34 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
         log.info(f"identity: {own_login or 'unknown'}; expected bots: {', '.join(expected)}")
 
         surfaces = Surfaces(gateway, settings, log)
-        surfaces.start(first.pull.head_sha, expected)
+        try:
+            surfaces.start(first.pull.head_sha, expected)
+        except GatewayError as exc:
+            return _fail(
+                req,
+                gateway,
+                settings,
+                first.pull,
+                log,
+                str(exc),
+                last_issue_comments,
+                surfaces=surfaces,
+                own_login=own_login,
+            )
+        if confirmed_login is None and surfaces.app_login and surfaces.app_login != own_login:
+            # GET /user is forbidden to App tokens; the check run we just opened says which
+            # App we are. Look for our sticky and its history under that identity.
+            log.info(f"identity from our check run's app: {surfaces.app_login}")
+            own_login = surfaces.app_login
+            cycles = Cycles(
+                gateway,
+                req,
+                settings,
+                last_issue_comments,
+                own_login,
+                first.pull.author_login,
+                log,
+            )
 
         policy = SettlePolicy(
             mode=settings.settle,
@@ -270,16 +514,15 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
         )
 
         def judge(reading: Reading) -> Verdict:
-            return verdict_from(
-                reading.ingested,
-                repo=req.repo,
-                pr=req.pr,
-                head_sha=reading.pull.head_sha,
-                cycle=settings.cycle or 1,
-                settle=policy.mode,
-                expected=expected,
-                group_window=settings.group_window,
-                severity_overrides=settings.severity,
+            return _judge_cycle(
+                req,
+                settings,
+                cycles,
+                reading,
+                expected,
+                histories,
+                times.get(reading.pull.head_sha),
+                policy.mode,
             )
 
         def on_poll(reading: Reading, elapsed: float) -> None:
@@ -310,11 +553,95 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
         for note in settled.log:
             log.info(note)
 
+    started = first.pull.head_sha
+    for attempt in range(MAX_PUBLISH_RESTARTS + 1):
+        try:
+            outcome, moved_to = _publish(
+                req,
+                gateway,
+                settings,
+                log,
+                surfaces,
+                cycles,
+                histories,
+                settled,
+                started,
+                expected,
+                judge,
+                last_issue_comments,
+                own_login,
+            )
+        except GatewayError as exc:
+            log.error(f"publishing failed: {exc}")
+            return _fail(
+                req,
+                gateway,
+                settings,
+                settled.reading.pull,
+                log,
+                f"could not publish: {exc}",
+                last_issue_comments,
+                surfaces=surfaces,
+                own_login=own_login,
+            )
+        if moved_to is None:
+            break
+        if attempt == MAX_PUBLISH_RESTARTS:
+            surfaces.supersede(outcome.head_sha or started, moved_to)
+            problem = f"the head kept moving while publishing (now {moved_to[:7]})"
+            log.error(f"no trustworthy verdict (gate error): {problem}")
+            return Outcome("error", problem, head_sha=moved_to, settings=settings)
+        # The head moved while we published: never write the old head's status after a newer
+        # head's run may have written its own. Judge the new head instead (bounded).
+        log.notice(
+            f"the head moved to {moved_to[:7]} while publishing {outcome.head_sha or '?'}; "
+            "judging the new head"
+        )
+        started = outcome.head_sha or started
+        try:
+            settled = settle(read, policy, clock, lambda r: judge(r).gate == "go", on_poll)
+        except GatewayError as exc:
+            return _fail(
+                req,
+                gateway,
+                settings,
+                settled.reading.pull,
+                log,
+                str(exc),
+                last_issue_comments,
+                surfaces=surfaces,
+                own_login=own_login,
+            )
+    outcome.read_only = surfaces.read_only
+    if surfaces.read_only:
+        outcome.notes.append(FORK_HELP)
+    return outcome
+
+
+def _publish(
+    req: RunRequest,
+    gateway: Gateway,
+    settings: Settings,
+    log: Log,
+    surfaces: Surfaces,
+    cycles: Cycles,
+    histories: dict[str, History],
+    settled: Settled,
+    started: str,
+    expected: Sequence[BotKey],
+    judge: Callable[[Reading], Verdict],
+    issue_comments: list[RawComment],
+    own_login: str | None,
+) -> tuple[Outcome, str | None]:
+    """Sticky, then status, then check run for the settled reading's head. Returns the outcome
+    and, if the PR's head moved before the status was written, the new head (nothing more was
+    written for the old one)."""
+    from reviewcoord import render
+
     reading = settled.reading
     head = reading.pull.head_sha
-    started = first.pull.head_sha
     if head != started:
-        # The old head's check run and status must not stay pending forever.
+        # The old head's check run must not stay in_progress forever.
         surfaces.supersede(started, head)
         surfaces.start(head, expected)
     verdict = judge(reading).model_copy(update={"settle": settled.mode})
@@ -332,45 +659,63 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
         settled=settled,
         notes=notes,
     )
-
     with log.group("Publish"):
-        try:
-            if settings.format in ("both", "comment"):
-                body = render.sticky_comment(verdict, extra_notes=notes)
-                sticky_login = own_login or ACTIONS_BOT
-                written: list[str] = []
-                surfaces._write(
-                    "write the sticky comment",
-                    lambda: written.append(
-                        publish_sticky(
-                            gateway, req.pr, body, last_issue_comments, sticky_login, log
-                        ).html_url
-                    ),
-                )
-                outcome.comment_url = written[0] if written else ""
-            state: StatusState = "success" if verdict.gate == "go" else "failure"
-            surfaces.status(
-                head, state, render.status_description(verdict), outcome.comment_url or None
+        if settings.format in ("both", "comment"):
+            history = histories.get(head)
+            block = cycles.history_block(history) if history is not None else ""
+            body = render.sticky_comment(
+                verdict, extra_notes=[*notes, *cycles.notes], history_block=block
             )
-            surfaces.finish_check(head, verdict, render.check_output(verdict, extra_notes=notes))
-        except GatewayError as exc:
-            log.error(f"publishing failed: {exc}")
-            return _fail(
-                req,
-                gateway,
-                settings,
-                reading.pull,
-                log,
-                f"could not publish: {exc}",
-                last_issue_comments,
-                surfaces=surfaces,
-                own_login=own_login,
-                verdict=verdict,
+            sticky_login = own_login or ACTIONS_BOT
+            written: list[str] = []
+            surfaces._write(
+                "write the sticky comment",
+                lambda: written.append(
+                    publish_sticky(
+                        gateway, req.pr, body, issue_comments, sticky_login, log
+                    ).html_url
+                ),
             )
-    outcome.read_only = surfaces.read_only
-    if surfaces.read_only:
-        outcome.notes.append(FORK_HELP)
-    return outcome
+            outcome.comment_url = written[0] if written else ""
+        # A conditional re-read (a 304 costs no rate limit): is this still the PR's head?
+        current = gateway.get_pull(req.pr).head_sha
+        if current != head:
+            return outcome, current
+        state: StatusState = "success" if verdict.gate == "go" else "failure"
+        surfaces.status(
+            head, state, render.status_description(verdict), outcome.comment_url or None
+        )
+        surfaces.finish_check(head, verdict, render.check_output(verdict, extra_notes=notes))
+    return outcome, None
+
+
+def _judge_cycle(
+    req: RunRequest,
+    settings: Settings,
+    cycles: Cycles,
+    reading: Reading,
+    expected: Sequence[BotKey],
+    histories: dict[str, History],
+    head_time: datetime | None,
+    mode: SettleMode = "none",
+) -> Verdict:
+    """The verdict for one reading, reconciled with the history; keeps the record to store."""
+    head = reading.pull.head_sha
+    verdict, history = judge_cycle(
+        reading.ingested,
+        reading.comments,
+        cycles.context(head, reading.comments),
+        repo=req.repo,
+        pr=req.pr,
+        head_sha=head,
+        head_time=head_time,
+        settle=mode,
+        expected=expected,
+        group_window=settings.group_window,
+        severity_overrides=settings.severity,
+    )
+    histories[head] = history
+    return verdict
 
 
 def _fail(
@@ -392,25 +737,39 @@ def _fail(
     log.error(f"no trustworthy verdict (gate error): {problem}")
     surfaces = surfaces or Surfaces(gateway, settings or Settings(), log)
     sha = pull.head_sha
-    try:
-        surfaces.status(sha, "error", f"error: {problem}", None)
-        report = render.error_report(repo=req.repo, pr=req.pr, head_sha=sha, problem=problem)
-        surfaces.finish_check(
+
+    def attempt(what: str, action: Callable[[], object]) -> None:
+        # Each surface on its own: a dead status endpoint must not leave the check run
+        # in_progress, nor a dead check-run endpoint leave a sticky claiming a verdict.
+        try:
+            action()
+        except GatewayError as exc:
+            log.error(f"could not {what} either: {exc}")
+
+    attempt(
+        "set the error status", lambda: surfaces.status(sha, "error", f"error: {problem}", None)
+    )
+    report = render.error_report(repo=req.repo, pr=req.pr, head_sha=sha, problem=problem)
+    attempt(
+        "complete the check run",
+        lambda: surfaces.finish_check(
             sha, None, CheckOutput(title="No trustworthy verdict", summary=report)
-        )
-        if not issue_comments:
-            try:  # best effort: find our previous sticky to mark it stale
-                issue_comments = gateway.list_issue_comments(req.pr)
-            except GatewayError:
-                issue_comments = []
-        if issue_comments:
-            login = own_login or req.identity_hint or ACTIONS_BOT
-            surfaces._write(
+        ),
+    )
+    if not issue_comments:
+        try:  # best effort: find our previous sticky to mark it stale
+            issue_comments = gateway.list_issue_comments(req.pr)
+        except GatewayError:
+            issue_comments = []
+    if issue_comments:
+        login = own_login or req.identity_hint or ACTIONS_BOT
+        attempt(
+            "mark the sticky comment stale",
+            lambda: surfaces._write(
                 "mark the sticky comment stale",
-                lambda: mark_stale(gateway, issue_comments, login, problem, log),
-            )
-    except GatewayError as exc:
-        log.error(f"could not report the error on GitHub either: {exc}")
+                lambda: mark_stale(gateway, issue_comments, login, problem, log, pr=req.pr),
+            ),
+        )
     return Outcome(
         "error",
         problem,

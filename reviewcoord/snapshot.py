@@ -76,6 +76,8 @@ def load(path: str | Path) -> Snapshot:
         raise SnapshotError(f"{p}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
     except RecursionError:
         raise SnapshotError(f"{p}: not valid JSON: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise SnapshotError(f"{p}: not valid JSON: {str(exc)[:120]}") from None
     return parse(data, source=str(p))
 
 

@@ -102,6 +102,7 @@ def test_config_file_keys_are_input_names_plus_section_7() -> None:
         "severity",
         "fast-pack",
         "slow-pack",
+        "convergence-after",
     }
     assert {*PER_RUN, "cycle"} == set(RUN_ONLY_KEYS)
 

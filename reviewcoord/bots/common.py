@@ -171,7 +171,8 @@ def location(
     path = comment.path or stated_path
     if comment.line is not None and comment.line > 0:
         start_line = comment.start_line
-        start = start_line if start_line and start_line < comment.line else None
+        # A start_line of 0 or below (or at/after the line) is no range: GitHub's are 1-based.
+        start = start_line if start_line is not None and 0 < start_line < comment.line else None
         return path, start or comment.line, comment.line if start else None
     if comment.original_line is not None and comment.original_line > 0:
         return path, comment.original_line, None

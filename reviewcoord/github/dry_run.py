@@ -12,9 +12,12 @@ from reviewcoord.github.gateway import (
     CheckOutput,
     CheckRunRef,
     CheckStatus,
+    CompareResult,
     Gateway,
     IssueComment,
+    Permission,
     PullInfo,
+    ReviewThread,
     StatusState,
 )
 from reviewcoord.model import RawComment
@@ -63,6 +66,18 @@ class DryRunGateway:
 
     def list_check_runs(self, sha: str, name: str) -> list[CheckRunRef]:
         return self.inner.list_check_runs(sha, name)
+
+    def list_pull_files(self, number: int) -> list[str]:
+        return self.inner.list_pull_files(number)
+
+    def compare_commits(self, base: str, head: str) -> CompareResult:
+        return self.inner.compare_commits(base, head)
+
+    def get_permission(self, login: str) -> Permission:
+        return self.inner.get_permission(login)
+
+    def list_review_threads(self, number: int) -> list[ReviewThread]:
+        return self.inner.list_review_threads(number)
 
     # writes
     def create_issue_comment(self, number: int, body: str) -> IssueComment:

@@ -74,6 +74,29 @@ class CheckOutput(Frozen):
     annotations: tuple[Annotation, ...] = ()
 
 
+class CompareResult(Frozen):
+    """`GET compare/{base}...{head}`: how the recorded head relates to the current one.
+
+    `unreachable`: 404/422 (the old commit is gone, e.g. after a force-push). `files` are the
+    paths the range changed; `files_complete` is False when GitHub cut the list (300 files)."""
+
+    status: Literal["ahead", "identical", "behind", "diverged", "unreachable"]
+    files: tuple[str, ...] = ()
+    files_complete: bool = True
+
+
+class ReviewThread(Frozen):
+    """One review thread from GraphQL `reviewThreads` (PLATFORM.md §5)."""
+
+    root_comment_id: int | None  # REST id of the thread's first comment
+    is_resolved: bool
+    is_outdated: bool
+    path: str | None = None
+
+
+Permission = Literal["admin", "maintain", "write", "triage", "read", "none"]
+
+
 class Gateway(Protocol):
     """What review-coordinator asks of GitHub. Lists are complete or raise GatewayError."""
 
@@ -106,6 +129,23 @@ class Gateway(Protocol):
         ...
 
     def list_check_runs(self, sha: str, name: str) -> list[CheckRunRef]: ...
+
+    # --- reads for review cycles (reviewcoord/reconcile.py); once per run, only when needed --
+    def list_pull_files(self, number: int) -> list[str]:
+        """Paths the PR changes (`GET pulls/{n}/files`, every page)."""
+        ...
+
+    def compare_commits(self, base: str, head: str) -> CompareResult:
+        """`GET compare/{base}...{head}`; 404/422 → status `unreachable`."""
+        ...
+
+    def get_permission(self, login: str) -> Permission:
+        """`GET collaborators/{login}/permission`; 403/404 → `none`."""
+        ...
+
+    def list_review_threads(self, number: int) -> list[ReviewThread]:
+        """Every review thread's resolved/outdated state (GraphQL `reviewThreads`)."""
+        ...
 
     # --- writes --------------------------------------------------------------------------
     def create_issue_comment(self, number: int, body: str) -> IssueComment: ...

@@ -42,8 +42,11 @@ from reviewcoord.github.gateway import (
     CheckOutput,
     CheckRunRef,
     CheckStatus,
+    CompareResult,
     IssueComment,
+    Permission,
     PullInfo,
+    ReviewThread,
     StatusState,
 )
 from reviewcoord.model import Endpoint, RawComment
@@ -64,6 +67,16 @@ _TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
     requests.exceptions.Timeout,
     requests.exceptions.ChunkedEncodingError,
     requests.exceptions.ContentDecodingError,
+)
+
+
+# GraphQL (PLATFORM.md §5): one connection, 100 threads a page, the first comment's REST id.
+REVIEW_THREADS_QUERY = (
+    "query($owner: String!, $name: String!, $number: Int!, $after: String) { "
+    "repository(owner: $owner, name: $name) { pullRequest(number: $number) { "
+    "reviewThreads(first: 100, after: $after) { pageInfo { hasNextPage endCursor } "
+    "nodes { isResolved isOutdated path comments(first: 1) { nodes { fullDatabaseId } } } "
+    "} } } }"
 )
 
 
@@ -264,6 +277,106 @@ class PyGithubGateway:
             return [_check_run_ref(item) for item in items]
         except ValueError as exc:
             self._malformed(endpoint, f"read {endpoint}", str(exc))
+
+    # ------------------------------------------------------------------ reads: review cycles
+    def list_pull_files(self, number: int) -> list[str]:
+        endpoint = f"pulls/{number}/files"
+        items = self._list(endpoint, {})
+        files = [item.get("filename") for item in items if isinstance(item, dict)]
+        if len(files) != len(items) or not all(isinstance(f, str) for f in files):
+            self._malformed(endpoint, f"read {endpoint}", "an item has no filename")
+        return [f for f in files if isinstance(f, str)]
+
+    def compare_commits(self, base: str, head: str) -> CompareResult:
+        endpoint = f"compare/{base}...{head}"
+        resp = self._send(
+            "GET",
+            self._url(endpoint),
+            endpoint=endpoint,
+            what=f"read {endpoint}",
+            allow={404, 422},
+        )
+        if resp.status in (404, 422):
+            return CompareResult(status="unreachable")
+        data = self._json(resp, endpoint, f"read {endpoint}")
+        status = data.get("status") if isinstance(data, dict) else None
+        if status not in ("ahead", "identical", "behind", "diverged"):
+            self._malformed(endpoint, f"read {endpoint}", f"unknown status {status!r}")
+        raw = data.get("files") or []
+        files = [f.get("filename") for f in raw if isinstance(f, dict)]
+        names = tuple(f for f in files if isinstance(f, str))
+        # GitHub lists at most 300 files in a comparison.
+        return CompareResult(status=status, files=names, files_complete=len(raw) < 300)
+
+    def get_permission(self, login: str) -> Permission:
+        endpoint = f"collaborators/{login}/permission"
+        resp = self._send(
+            "GET", self._url(endpoint), endpoint=endpoint, what=f"read {endpoint}", allow={403, 404}
+        )
+        if resp.status in (403, 404):
+            return "none"
+        data = self._json(resp, endpoint, f"read {endpoint}")
+        value = data.get("permission") if isinstance(data, dict) else None
+        # `role_name` can be `maintain`/`triage`; `permission` folds them into write/read.
+        role = data.get("role_name") if isinstance(data, dict) else None
+        for candidate in (role, value):
+            if candidate in ("admin", "maintain", "write", "triage", "read", "none"):
+                return candidate  # type: ignore[no-any-return]
+        return "none"
+
+    def _graphql_url(self) -> str:
+        base = self._base_url
+        if base.endswith("/v3"):
+            base = base[: -len("/v3")]
+        return base + "/graphql"
+
+    def list_review_threads(self, number: int) -> list[ReviewThread]:
+        owner, _, name = self.repo.partition("/")
+        threads: list[ReviewThread] = []
+        after: str | None = None
+        for _page in range(50):
+            payload = {
+                "query": REVIEW_THREADS_QUERY,
+                "variables": {"owner": owner, "name": name, "number": number, "after": after},
+            }
+            resp = self._send(
+                "POST",
+                self._graphql_url(),
+                endpoint="graphql",
+                what="read review threads",
+                body=payload,
+            )
+            data = self._json(resp, "graphql", "read review threads")
+            if not isinstance(data, dict) or data.get("errors"):
+                errors = data.get("errors") if isinstance(data, dict) else None
+                self._malformed("graphql", "read review threads", f"errors: {str(errors)[:200]}")
+            conn = (
+                ((data.get("data") or {}).get("repository") or {}).get("pullRequest") or {}
+            ).get("reviewThreads")
+            if not isinstance(conn, dict):
+                self._malformed("graphql", "read review threads", "no reviewThreads")
+            for node in conn.get("nodes") or []:
+                if not isinstance(node, dict):
+                    continue
+                first = ((node.get("comments") or {}).get("nodes") or [{}])[0] or {}
+                raw_id = first.get("fullDatabaseId") or first.get("databaseId")
+                try:
+                    root = int(raw_id) if raw_id is not None else None
+                except (TypeError, ValueError):
+                    root = None
+                threads.append(
+                    ReviewThread(
+                        root_comment_id=root,
+                        is_resolved=bool(node.get("isResolved")),
+                        is_outdated=bool(node.get("isOutdated")),
+                        path=node.get("path") if isinstance(node.get("path"), str) else None,
+                    )
+                )
+            info = conn.get("pageInfo") or {}
+            if not info.get("hasNextPage"):
+                return threads
+            after = info.get("endCursor")
+        raise GatewayError("could not read review threads: too many pages", endpoint="graphql")
 
     # ------------------------------------------------------------------ writes
     def create_issue_comment(self, number: int, body: str) -> IssueComment:
@@ -524,7 +637,10 @@ class PyGithubGateway:
             elif status >= 500:
                 wait = _retry_after(resp) or backoff
             if wait is not None:
-                self._retry_or_fail(attempt, wait, f"HTTP {status}", endpoint, what, status)
+                # A rate limit (403 or 429 from GitHub) is reported as 429 whatever GitHub
+                # answered, so callers never mistake it for a permission 403.
+                limited = 429 if status in (403, 429) else status
+                self._retry_or_fail(attempt, wait, f"HTTP {status}", endpoint, what, limited)
                 backoff *= 2
                 continue
             if status in allow:
@@ -550,7 +666,7 @@ class PyGithubGateway:
                     f"could not {what}: GitHub API rate limit exhausted "
                     f"(HTTP {resp.status}; resets at {when})",
                     endpoint=endpoint,
-                    status=resp.status,
+                    status=429,  # see _send: rate limits are never a permission 403
                 )
             return wait
         if retry_after is not None:

@@ -20,13 +20,18 @@ ANNOTATIONS_PER_REQUEST = 50  # GitHub appends annotations, at most 50 per reque
 
 
 def start_check(gateway: Gateway, name: str, sha: str, output: CheckOutput) -> int:
+    return start_check_ref(gateway, name, sha, output).id
+
+
+def start_check_ref(gateway: Gateway, name: str, sha: str, output: CheckOutput) -> CheckRunRef:
+    """Adopt the newest unfinished check run of this name on `sha` (a cancelled run's), else
+    create one. The ref's `app_slug` tells who we are: an App token writes as `<slug>[bot]`."""
     existing = [r for r in gateway.list_check_runs(sha, name) if r.status != "completed"]
     if existing:
-        check_id = max(existing, key=lambda r: r.id).id
-        gateway.update_check_run(check_id, "in_progress", output)
-        return check_id
-    ref: CheckRunRef = gateway.create_check_run(name, sha, "in_progress", output)
-    return ref.id
+        ref = max(existing, key=lambda r: r.id)
+        gateway.update_check_run(ref.id, "in_progress", output)
+        return ref
+    return gateway.create_check_run(name, sha, "in_progress", output)
 
 
 def finish_check(

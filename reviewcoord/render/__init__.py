@@ -255,6 +255,7 @@ def _context(
         "gist_chars": plan.gist,
         "title_chars": plan.title,
         "names": plan.names,
+        "rows": plan.notes,  # review-cycle rows per section shrink with the notes
         "more_critical": surface.more_critical,
         "more_advisory": surface.more_advisory,
         "cut_note": _cut_note(surface, plan, has_gists=has_gists, **counts),

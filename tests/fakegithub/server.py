@@ -107,6 +107,7 @@ class Fault:
     headers: dict[str, str]
     body: dict[str, Any] | str | None
     action: str | None
+    exhausted: bool = False  # answer as a used-up primary rate limit (remaining 0)
 
 
 @dataclass
@@ -117,6 +118,7 @@ class Reply:
     action: str | None = None
     counted: bool = True  # costs primary rate limit
     login: str | None = None
+    exhausted: bool = False  # rate headers say the primary limit is used up
 
 
 class HttpError(Exception):
@@ -143,11 +145,18 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
+    def setup(self) -> None:
+        super().setup()
+        # Headers and body go out as two writes; without TCP_NODELAY, Nagle + the client's
+        # delayed ACK hold the body back ~40 ms on every keep-alive response.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
     def _serve(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length > 0 else b""
         headers = {k.lower(): v for k, v in self.headers.items()}
         fake = self.server.fake
+        fake._before(self.command, self.path)
         reply, recorded = fake._handle(self.command, self.path, headers, raw)
         try:
             self._send(reply)
@@ -247,6 +256,7 @@ class FakeGitHub:
         self._commit_times: dict[str, str] = {}
         self._faults: list[Fault] = []
         self._hooks: list[Callable[[FakeGitHub, RecordedRequest], None]] = []
+        self._before_hooks: list[Callable[[str, str], None]] = []
         self.requests: list[RecordedRequest] = []
         self.rate_limit_used = 0
         self._rate_limit = rate_limit
@@ -620,12 +630,18 @@ class FakeGitHub:
         headers: dict[str, str] | None = None,
         body: dict[str, Any] | str | None = None,
         action: str | None = None,
+        exhausted: bool = False,
     ) -> None:
         """The next `times` requests with this method ("*" = any) whose path (with query)
         matches `path_regex` (re.search) fail: with `status` (GitHub-shaped error JSON unless
         `body`; extra `headers` such as Retry-After) or with `action` "reset" (connection closed
         with RST, no answer), "timeout" (no answer for `fault_timeout_seconds`, then closed) or
-        "truncate" (200 headers with a Content-Length larger than the body, then closed)."""
+        "truncate" (200 headers with a Content-Length larger than the body, then closed).
+        `exhausted` (with status 403 or 429): a primary rate limit used up on this endpoint only:
+        GitHub's "API rate limit exceeded" message, `x-ratelimit-remaining: 0` and the reset
+        time an hour ahead (unlike `set_rate_limit_remaining`, which starves every endpoint)."""
+        if exhausted and status not in (403, 429):
+            raise ValueError("exhausted= needs status=403 or status=429")
         if (status is None) == (action is None):
             raise ValueError("give exactly one of status= or action=")
         if action not in (None, "reset", "timeout", "truncate"):
@@ -640,6 +656,7 @@ class FakeGitHub:
                     dict(headers or {}),
                     body,
                     action,
+                    exhausted,
                 )
             )
 
@@ -650,6 +667,18 @@ class FakeGitHub:
     def on_request(self, callback: Callable[[FakeGitHub, RecordedRequest], None]) -> None:
         with self._lock:
             self._hooks.append(callback)
+
+    def before_request(self, callback: Callable[[str, str], None]) -> None:
+        """`callback(method, path)` runs in the server thread before a request is handled,
+        outside the lock; it may block (e.g. on a barrier) to force an interleaving of clients."""
+        with self._lock:
+            self._before_hooks.append(callback)
+
+    def _before(self, method: str, path: str) -> None:
+        with self._lock:
+            hooks = list(self._before_hooks)
+        for hook in hooks:
+            hook(method, path)
 
     def set_rate_limit_remaining(self, n: int, *, reset_in: float = 3600.0) -> None:
         """Primary rate limit: at 0 every request gets 403 "API rate limit exceeded …" with
@@ -684,6 +713,9 @@ class FakeGitHub:
                 self.rate_limit_used += 1
                 self._rate_remaining = max(0, self._rate_remaining - 1)
             reply.headers.update(self._rate_headers())
+            if reply.exhausted:
+                reply.headers["x-ratelimit-remaining"] = "0"
+                reply.headers["x-ratelimit-used"] = str(self._rate_limit)
             reply.headers.setdefault("X-GitHub-Request-Id", f"FAKE:{len(self.requests) + 1:06d}")
             etag = reply.headers.get("ETag")
             recorded = RecordedRequest(
@@ -724,11 +756,17 @@ class FakeGitHub:
             return Reply(0, action=fault.action)
         status = fault.status or 500
         body: Any = fault.body
+        if body is None and fault.exhausted:
+            body = {
+                "message": f"API rate limit exceeded for installation ID {self.repo_id}.",
+                "documentation_url": "https://docs.github.com/rest/overview/"
+                "rate-limits-for-the-rest-api",
+            }
         if body is None:
             body = _default_error(status)
         if isinstance(body, str):
             body = _RawText(body)
-        return Reply(status, body, headers=dict(fault.headers))
+        return Reply(status, body, headers=dict(fault.headers), exhausted=fault.exhausted)
 
     def _dispatch(
         self, method: str, raw_path: str, headers: dict[str, str], body: Any, bad_json: bool
@@ -810,6 +848,8 @@ class FakeGitHub:
                 "reset": self._rate_reset,
             }
             return Reply(200, {"resources": {"core": core}, "rate": core}, counted=False)
+        if parts == ["graphql"] and m == "POST" and self._cycles().graphql:
+            return self._graphql(ctx)
         if parts == ["graphql"]:
             raise HttpError(404, "Not Found")
         rest: list[str] | None = None
@@ -886,6 +926,9 @@ class FakeGitHub:
                     return self._update_check_run(ctx, run)
         if head == "contents" and n >= 2 and m == "GET":
             return self._contents(ctx, "/".join(rest[1:]))
+        cycles_reply = self._cycles_route(ctx, rest)
+        if cycles_reply is not None:
+            return cycles_reply
         raise HttpError(404, "Not Found")
 
     # ---------------------------------------------------------------- route helpers
@@ -1251,6 +1294,163 @@ class FakeGitHub:
                 "download_url": f"https://raw.githubusercontent.com/{self.repo}/{ref}/{path}",
             },
         )
+
+    # ---------------------------------------------------------------- review cycles
+    # Commit history (for compare and pulls/N/files), collaborator permissions and GraphQL
+    # review threads. GraphQL answers only after `enable_graphql()` (404 otherwise, as before).
+    def _cycles(self) -> _CyclesState:
+        state = self.__dict__.get("_cycles_state")
+        if state is None:
+            state = _CyclesState()
+            self.__dict__["_cycles_state"] = state
+        return state
+
+    def set_commit_files(self, sha: str, files: list[str], parent: str | None = None) -> None:
+        """Record that commit `sha` (child of `parent`) changed `files`."""
+        with self._lock:
+            st = self._cycles()
+            st.files[sha] = list(files)
+            st.parents[sha] = parent
+
+    def push(self, pr: int, sha: str, files: list[str], *, force: bool = False) -> None:
+        """A new head commit on the PR changing `files`. `force`: it does not descend from the
+        old head (a force-push); the old head then compares as `diverged`."""
+        with self._lock:
+            old = self._pulls[pr]["head"]["sha"]
+            st = self._cycles()
+            if old not in st.parents:
+                st.parents[old] = None
+                st.files.setdefault(old, [])
+            self.set_commit_files(sha, files, None if force else old)
+            if force:
+                st.roots[pr] = sha
+            self.set_head(pr, sha)
+
+    def forget_commit(self, sha: str) -> None:
+        """The commit is gone (garbage-collected after a force-push): compare → 404."""
+        with self._lock:
+            self._cycles().gone.add(sha)
+
+    def set_permission(self, login: str, permission: str) -> None:
+        with self._lock:
+            self._cycles().permissions[login] = permission
+
+    def enable_graphql(self) -> None:
+        with self._lock:
+            self._cycles().graphql = True
+
+    def set_thread_state(
+        self, root_comment_id: int, *, resolved: bool = False, outdated: bool = False
+    ) -> None:
+        with self._lock:
+            self._cycles().threads[root_comment_id] = (resolved, outdated)
+
+    def _chain(self, sha: str) -> list[str]:
+        st = self._cycles()
+        out: list[str] = []
+        cur: str | None = sha
+        while cur is not None and cur not in out:
+            out.append(cur)
+            cur = st.parents.get(cur)
+        return out
+
+    def _cycles_route(self, ctx: _Ctx, rest: list[str]) -> Reply | None:
+        m = ctx.method
+        n = len(rest)
+        st = self._cycles()
+        if (
+            rest[0] == "pulls"
+            and n == 3
+            and rest[1].isdigit()
+            and rest[2] == "files"
+            and m == "GET"
+        ):
+            pull = self._pull(int(rest[1]))
+            names: list[str] = []
+            for sha in reversed(self._chain(pull["head"]["sha"])):
+                for name in st.files.get(sha, []):
+                    if name not in names:
+                        names.append(name)
+            items = [
+                {"sha": hashlib.sha1(f.encode()).hexdigest(), "filename": f, "status": "modified"}
+                for f in names
+            ]
+            return self._paginate(ctx, items)
+        if rest[0] == "compare" and n == 2 and m == "GET":
+            base, sep, head = rest[1].partition("...")
+            if not sep:
+                base, _, head = rest[1].partition("..")
+            known = set(st.parents) | set(self._commit_times)
+            if base in st.gone or base not in known or head not in known:
+                raise HttpError(404, "Not Found", doc=f"{DOCS}/commits/commits#compare-two-commits")
+            chain = self._chain(head)
+            if base == head:
+                status, between = "identical", []
+            elif base in chain:
+                status, between = "ahead", chain[: chain.index(base)]
+            else:
+                status, between = "diverged", chain
+            files: list[str] = []
+            for sha in reversed(between):
+                for name in st.files.get(sha, []):
+                    if name not in files:
+                        files.append(name)
+            return Reply(
+                200,
+                {
+                    "status": status,
+                    "ahead_by": len(between),
+                    "behind_by": 0 if status != "diverged" else 1,
+                    "total_commits": len(between),
+                    "commits": [],
+                    "files": [{"filename": f, "status": "modified"} for f in files],
+                },
+            )
+        if rest[0] == "collaborators" and n == 3 and rest[2] == "permission" and m == "GET":
+            perm = st.permissions.get(rest[1])
+            if perm is None:
+                raise HttpError(404, "Not Found", doc=f"{DOCS}/collaborators/collaborators")
+            legacy = {"maintain": "write", "triage": "read"}.get(perm, perm)
+            return Reply(
+                200, {"permission": legacy, "role_name": perm, "user": self._user(rest[1])}
+            )
+        return None
+
+    def _graphql(self, ctx: _Ctx) -> Reply:
+        body = ctx.body if isinstance(ctx.body, dict) else {}
+        query = str(body.get("query", ""))
+        variables = body.get("variables") or {}
+        if "reviewThreads" not in query:
+            return Reply(200, {"errors": [{"message": "unsupported query in the fake"}]})
+        pr = int(variables.get("number", 0))
+        st = self._cycles()
+        nodes = []
+        for c in sorted(self._review_comments, key=lambda c: c["id"]):
+            if c["_pr"] != pr or c.get("in_reply_to_id") is not None:
+                continue
+            resolved, outdated = st.threads.get(c["id"], (False, False))
+            nodes.append(
+                {
+                    "isResolved": resolved,
+                    "isOutdated": outdated,
+                    "path": c["path"],
+                    "comments": {"nodes": [{"fullDatabaseId": str(c["id"])}]},
+                }
+            )
+        conn = {"pageInfo": {"hasNextPage": False, "endCursor": None}, "nodes": nodes}
+        data = {"repository": {"pullRequest": {"reviewThreads": conn}}}
+        return Reply(200, {"data": data})
+
+
+@dataclass
+class _CyclesState:
+    graphql: bool = False
+    files: dict[str, list[str]] = field(default_factory=dict)
+    parents: dict[str, str | None] = field(default_factory=dict)
+    roots: dict[int, str] = field(default_factory=dict)
+    gone: set[str] = field(default_factory=set)
+    permissions: dict[str, str] = field(default_factory=dict)
+    threads: dict[int, tuple[bool, bool]] = field(default_factory=dict)
 
 
 @dataclass

@@ -1,0 +1,480 @@
+"""Review cycles, pure parts: the history record, reply/command parsing, reconciliation, and the
+rendering of the cycle sections (golden: tests/golden/render/cycles.*.md)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import zlib
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from reviewcoord import render
+from reviewcoord.history import (
+    HISTORY_LIMIT,
+    Acceptance,
+    Entry,
+    History,
+    bound,
+    decode,
+    encode,
+    fingerprint,
+)
+from reviewcoord.ingest import MARKER, ingest
+from reviewcoord.model import (
+    AcceptedFinding,
+    AuthorReply,
+    ConvergenceInfo,
+    CycleChange,
+    RawComment,
+    SeverityAdjustment,
+)
+from reviewcoord.reconcile import CycleContext, CycleLookups, base_sid, cycle_for, judge_cycle
+from reviewcoord.replies import classify, harvest_replies, parse_commands
+from tests import render_scenarios as rs
+
+GOLDEN = Path(__file__).parent / "golden" / "render"
+REGEN = os.environ.get("REVIEWCOORD_REGEN") == "1"
+HEAD1 = "a" * 40
+HEAD2 = "b" * 40
+T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+
+# --- the record ---------------------------------------------------------------------------------
+
+
+def history(**kw: object) -> History:
+    base: dict[str, object] = {
+        "repo": "octo/app",
+        "pr": 2,
+        "heads": [HEAD1],
+        "cycle": 1,
+        "gate": "block",
+        "blocks": 1,
+    }
+    base.update(kw)
+    return History.model_validate(base)
+
+
+def entry(sid: str, **kw: object) -> Entry:
+    base: dict[str, object] = {
+        "sid": sid,
+        "st": "open",
+        "sev": "critical",
+        "bot": "codex",
+        "ep": "review_comment",
+        "cid": 1,
+        "file": "a.py",
+        "line": 3,
+        "title": "Title",
+        "first": 1,
+        "seen": 1,
+    }
+    base.update(kw)
+    return Entry.model_validate(base)
+
+
+def sticky_with(line: str) -> str:
+    return f"{MARKER}\n{line}\n## verdict"
+
+
+def test_record_round_trips_and_cannot_close_the_html_comment() -> None:
+    h = history(findings=[entry("codex-1", title="--> <!-- evil -- title")], fp="x")
+    line = encode(h)
+    assert line.startswith("<!-- review-coordinator-history v1 z:") and line.endswith(" -->")
+    payload = line.removeprefix("<!-- review-coordinator-history v1 z:").removesuffix(" -->")
+    assert "--" not in payload and ">" not in payload
+    back, notice = decode(sticky_with(line), repo="octo/app", pr=2)
+    assert notice is None and back == h
+
+
+@pytest.mark.parametrize(
+    ("line", "word"),
+    [
+        ("<!-- review-coordinator-history v9 z:AAAA -->", "version"),
+        ("<!-- review-coordinator-history v1 z:!!!! -->", "corrupt"),
+        ("<!-- review-coordinator-history v1 json -->", "malformed"),
+        (
+            "<!-- review-coordinator-history v1 z:"
+            + base64.b64encode(zlib.compress(b'{"v":1}')).decode()
+            + " -->",
+            "corrupt",
+        ),
+        (
+            "<!-- review-coordinator-history v1 z:"
+            + base64.b64encode(zlib.compress(b" " * 3_000_000)).decode()
+            + " -->",
+            "too large",
+        ),
+    ],
+)
+def test_bad_records_are_ignored_with_a_notice(line: str, word: str) -> None:
+    back, notice = decode(sticky_with(line), repo="octo/app", pr=2)
+    assert back is None and notice is not None and word in notice
+
+
+def test_a_record_of_another_pr_is_foreign() -> None:
+    back, notice = decode(sticky_with(encode(history(pr=3))), repo="octo/app", pr=2)
+    assert back is None and notice is not None and "another pull request" in notice
+
+
+def test_bound_drops_oldest_resolved_first_and_fits() -> None:
+    entries = [
+        entry(f"codex-{i:04d}", st="likely_fixed", seen=i, title=os.urandom(50).hex())
+        for i in range(400)
+    ] + [
+        entry(f"cursor-{i:04d}", sev="critical", seen=50, title=os.urandom(40).hex())
+        for i in range(20)
+    ]
+    big = history(findings=entries, heads=[f"{i:040x}" for i in range(30)])
+    cut, dropped = bound(big)
+    assert len(encode(cut)) <= HISTORY_LIMIT
+    assert len(cut.heads) == 20 and cut.heads[-1] == big.heads[-1]
+    kept = {e.sid for e in cut.findings}
+    assert all(f"cursor-{i:04d}" in kept for i in range(20))  # open criticals survive
+    fixed = sorted(int(s.split("-")[1]) for s in kept if s.startswith("codex"))
+    assert dropped == 400 - len(fixed) and (not fixed or fixed[0] > 0)  # oldest went first
+
+
+def test_bound_holds_for_any_length() -> None:
+    entries = [entry(f"codex-{i:05d}", title=os.urandom(60).hex()) for i in range(3000)]
+    cut, dropped = bound(history(findings=entries, refs={str(i): ["x"] for i in range(1000)}))
+    assert len(encode(cut)) <= HISTORY_LIMIT and dropped > 0
+
+
+def test_fingerprint_ignores_our_sticky_and_sees_edits() -> None:
+    bot = RawComment(endpoint="issue_comment", id=1, author_login="claude[bot]", body="hi")
+    ours = RawComment(endpoint="issue_comment", id=2, author_login="x", body=MARKER + "\nv")
+    ours2 = ours.model_copy(update={"body": MARKER + "\nother"})
+    assert fingerprint([bot, ours], "x") == fingerprint([bot, ours2], "x")
+    assert fingerprint([bot], "x") != fingerprint([bot.model_copy(update={"body": "ho"})], "x")
+    assert fingerprint([bot], "x", "a") != fingerprint([bot], "x", "b")
+
+
+def test_cycle_defaults_to_recorded_plus_one_when_the_head_moved() -> None:
+    h = history(cycle=4, heads=[HEAD1])
+    assert cycle_for(None, HEAD2, None) == 1
+    assert cycle_for(h, HEAD1, None) == 4
+    assert cycle_for(h, HEAD2, None) == 5
+    assert cycle_for(h, HEAD2, 9) == 9
+
+
+# --- replies and commands -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Won't fix, because the API requires it", "wontfix"),
+        ("wontfix: out of scope", "wontfix"),
+        ("I'll handle this in a follow-up", "deferred"),
+        ("Tracked for a separate PR", "deferred"),
+        ("False positive: the build validates this", "rebutted"),
+        ("This is intended.", "rebutted"),
+        ("Fixed in 1a2b3c4", "fixed"),
+        ("addressed", "fixed"),
+        ("> won't fix\nthanks, looking", None),
+        ("lgtm", None),
+    ],
+)
+def test_reply_classes(text: str, kind: str | None) -> None:
+    assert classify(text) == kind
+
+
+def human(cid: int, body: str, *, login: str = "octocat", **kw: object) -> RawComment:
+    return RawComment.model_validate(
+        {
+            "endpoint": "issue_comment",
+            "id": cid,
+            "author_login": login,
+            "author_type": "User",
+            "body": body,
+            "created_at": T0,
+            **kw,
+        }
+    )
+
+
+def test_commands_are_parsed_strictly() -> None:
+    comments = [
+        human(1, "/review-coordinator accept F3 follow-up #12: later in #12"),
+        human(2, "/review-coordinator accept F3 follow-up: no issue"),
+        human(3, "please /review-coordinator accept F1 wontfix: not at line start"),
+        human(4, "/review-coordinator accept F2 by-design:"),
+        human(5, "/Review-Coordinator ACCEPT f4 WONTFIX: shouting"),
+        human(6, "/review-coordinator accept F1 wontfix: x", login="bot[bot]"),
+        human(7, "/review-coordinator accept F1 wontfix: x", author_type="Bot"),
+        human(8, "/review-coordinator accept F1 wontfix: body", endpoint="review"),
+    ]
+    cmds = parse_commands(comments, own_login="github-actions[bot]")
+    assert [(c.comment.id, c.fid, c.kind, c.issue, c.error is None) for c in cmds] == [
+        (1, "F3", "follow-up", 12, True),
+        (2, "F3", "follow-up", None, False),
+        (4, None, None, None, False),
+        (5, "F4", "wontfix", None, True),
+    ]
+
+
+def test_replies_need_a_target_and_a_person() -> None:
+    comments = [
+        human(1, "won't fix F2, see the ADR"),
+        human(2, "won't fix (names no finding)"),
+        human(3, "false positive", endpoint="review_comment", in_reply_to_id=99),
+        human(4, "F1 is fixed", login="claude[bot]", author_type="Bot"),
+        human(5, "/review-coordinator accept F1 wontfix: a command, not a reply"),
+    ]
+    replies = harvest_replies(comments, own_login=None)
+    assert [(r.comment.id, r.kind, r.fids, r.thread_root) for r in replies] == [
+        (1, "wontfix", ("F2",), None),
+        (3, "rebutted", (), 99),
+    ]
+
+
+# --- reconciliation ------------------------------------------------------------------------------
+
+CODEX = "chatgpt-codex-connector[bot]"
+
+
+def codex_inline(cid: int, path: str, commit: str, title: str, badge: str = "P1") -> RawComment:
+    text = (
+        f"**<sub><sub>![{badge} Badge](https://img.shields.io/badge/{badge}-orange?style=flat)"
+        f"</sub></sub>  {title}**\n\nExplanation of the problem."
+    )
+    return RawComment(
+        endpoint="review_comment",
+        id=cid,
+        author_login=CODEX,
+        author_type="Bot",
+        body=text,
+        path=path,
+        line=10,
+        commit_id=commit,
+        original_commit_id=commit,
+        html_url=f"https://github.com/octo/app/pull/2#discussion_r{cid}",
+    )
+
+
+def codex_review(commit: str, rid: int = 500) -> RawComment:
+    """Codex's clean verdict as a review on `commit`: Codex has finished there."""
+    return RawComment(
+        endpoint="review",
+        id=rid,
+        author_login=CODEX,
+        author_type="Bot",
+        body="Codex Review: Didn't find any major issues. Swish!",
+        commit_id=commit,
+        review_state="COMMENTED",
+    )
+
+
+def ctx(record: History | None, **kw: object) -> CycleContext:
+    touched = kw.pop("touched", None)
+    perms = kw.pop("perms", {})
+    base: dict[str, object] = {
+        "record": record,
+        "notice": None,
+        "cycle": 1 if record is None else record.cycle + 1,
+        "mode": "initial" if record is None else "incremental",
+        "previous_head": None if record is None else record.last_head,
+        "force_push": False,
+        "pr_author": "octocat",
+        "own_login": "github-actions[bot]",
+        "convergence_after": 2,
+        "fingerprint": "fp",
+        "lookups": CycleLookups(
+            touched=lambda: touched,
+            permission=lambda login: perms.get(login, "none"),  # type: ignore[attr-defined]
+        ),
+    }
+    base.update(kw)
+    return CycleContext(**base)  # type: ignore[arg-type]
+
+
+def judge(comments: list[RawComment], context: CycleContext, head: str) -> tuple[object, History]:
+    ingested = ingest(comments, head_sha=head, own_login="github-actions[bot]")
+    return judge_cycle(
+        ingested,
+        comments,
+        context,
+        repo="octo/app",
+        pr=2,
+        head_sha=head,
+        head_time=None,
+        settle="none",
+        expected=["codex"],
+    )
+
+
+def test_without_history_the_verdict_is_the_stateless_one() -> None:
+    from reviewcoord.pipeline import judge as stateless
+
+    comments = [codex_inline(1, "a.py", HEAD1, "Null deref"), codex_review(HEAD1)]
+    v, h = judge(comments, ctx(None), HEAD1)
+    plain = stateless(comments, repo="octo/app", pr=2, head_sha=HEAD1, expected=["codex"])
+    assert v.critical == plain.critical and v.gate == "block"  # type: ignore[attr-defined]
+    assert h.cycle == 1 and h.blocks == 1 and h.findings[0].blk
+
+
+def test_likely_fixed_needs_the_bot_on_head_and_the_file_touched() -> None:
+    old = [codex_inline(1, "a.py", HEAD1, "Null deref"), codex_review(HEAD1)]
+    _v, h1 = judge(old, ctx(None), HEAD1)
+    # Codex has not reviewed HEAD2 yet: carried forward even though a.py changed.
+    v, _ = judge(old, ctx(h1, touched=frozenset({"a.py"})), HEAD2)
+    assert v.gate == "block" and v.critical[0].carried_forward  # type: ignore[attr-defined]
+    # Codex finished on HEAD2 and a.py changed: likely fixed.
+    now = [*old, codex_review(HEAD2, rid=501)]
+    v, h2 = judge(now, ctx(h1, touched=frozenset({"a.py"})), HEAD2)
+    assert v.gate == "go" and [c.change for c in v.changes] == ["likely_fixed"]  # type: ignore[attr-defined]
+    assert h2.findings[0].st == "likely_fixed"
+    # Unknown changed files (lookup failed to say): never "fixed" by default.
+    v, _ = judge(now, ctx(h1, touched=None), HEAD2)
+    assert v.gate == "block"  # type: ignore[attr-defined]
+
+
+def test_a_new_bot_joining_an_accepted_finding_reopens_the_gate() -> None:
+    first = [codex_inline(1, "a.py", HEAD1, "Null deref"), codex_review(HEAD1)]
+    _v, h1 = judge(first, ctx(None), HEAD1)
+    cmd = human(9, "/review-coordinator accept F1 wontfix: known", login="mona")
+    v, h2 = judge([*first, cmd], ctx(h1, cycle=1, perms={"mona": "maintain"}), HEAD1)
+    assert v.gate == "go" and v.accepted[0].accepted_by == "mona"  # type: ignore[attr-defined]
+    again = [*first, cmd, codex_inline(2, "a.py", HEAD2, "Another crash nearby")]
+    v, _ = judge(again, ctx(h2, touched=frozenset({"a.py"})), HEAD2)
+    assert v.gate == "block" and v.accepted == []  # type: ignore[attr-defined]
+
+
+def test_config_severity_overrides_are_visible_adjustments() -> None:
+    comments = [codex_inline(1, "a.py", HEAD1, "Minor thing", badge="P2"), codex_review(HEAD1)]
+    ingested = ingest(comments, head_sha=HEAD1)
+    v, _ = judge_cycle(
+        ingested,
+        comments,
+        ctx(None),
+        repo="octo/app",
+        pr=2,
+        head_sha=HEAD1,
+        head_time=None,
+        settle="none",
+        expected=["codex"],
+        severity_overrides={"codex": {"P2": "critical"}},
+    )
+    (f,) = v.critical
+    assert f.severity_adjustment is not None
+    assert (f.severity_adjustment.from_level, f.severity_adjustment.to_level) == (
+        "medium",
+        "critical",
+    )
+    assert "Severity adjustments" in render.sticky_comment(v)
+
+
+def test_base_sid() -> None:
+    assert base_sid("codex-0123456789ab-2") == "codex-0123456789ab"
+    assert base_sid("codex-0123456789ab") == "codex-0123456789ab"
+
+
+# --- rendering (golden) --------------------------------------------------------------------------
+
+
+def cycles_verdict() -> object:
+    v = rs.blocking()
+    crit = [
+        v.critical[0].model_copy(
+            update={
+                "status": "awaiting_decision",
+                "first_seen_cycle": 1,
+                "stable_id": "cursor-aaa",
+                "reply": AuthorReply(
+                    kind="wontfix",
+                    by="octocat",
+                    reason="Won't fix: @team <!-- x --> the API needs it | really",
+                    url="https://github.com/octo/app/pull/12#discussion_r9",
+                ),
+            }
+        ),
+        *[
+            f.model_copy(update={"status": "still_open", "carried_forward": True})
+            for f in v.critical[1:]
+        ],
+    ]
+    adv = [
+        v.advisory[0].model_copy(
+            update={
+                "status": "new",
+                "severity_adjustment": SeverityAdjustment(
+                    from_level="critical",
+                    to_level="medium",
+                    reason="convergence mode (after 2 block cycles): new, untouched file",
+                ),
+            }
+        ),
+        *v.advisory[1:],
+    ]
+    n = len(crit) + len(adv)
+    return v.model_copy(
+        update={
+            "cycle": 3,
+            "critical": crit,
+            "advisory": adv,
+            "review_mode": "full",
+            "previous_head": "1" * 40,
+            "force_push": True,
+            "changes": [
+                CycleChange(
+                    id="F9",
+                    stable_id="codex-1",
+                    title="Old | bug `x`",
+                    file="a.py",
+                    line=3,
+                    severity="critical",
+                    change="likely_fixed",
+                    note="its bot finished on this head",
+                )
+            ],
+            "accepted": [
+                AcceptedFinding(
+                    id=f"F{n + 1}",
+                    stable_id="claude-1",
+                    title="Accepted thing",
+                    file="b.py",
+                    line=1,
+                    severity="critical",
+                    kind="follow-up",
+                    issue=77,
+                    reason="tracked @here",
+                    accepted_by="mona",
+                    url="https://github.com/octo/app/pull/12#issuecomment-5",
+                    cycle=2,
+                )
+            ],
+            "convergence": ConvergenceInfo(active=True, block_cycles=2, after=2, exempted=["F4"]),
+            "command_notes": ["@octocat cannot accept F1: the PR author cannot accept"],
+        }
+    )
+
+
+def test_cycles_render_golden() -> None:
+    v = cycles_verdict()
+    body = render.sticky_comment(v, history_block=encode(history()))  # type: ignore[arg-type]
+    assert body.startswith(MARKER + "\n<!-- review-coordinator-history v1 z:")
+    assert "@team" not in body and "@here" not in body and "<!-- x -->" not in body
+    assert "@octocat" not in body
+    path = GOLDEN / "cycles.sticky.md"
+    if REGEN:
+        path.write_text(body, encoding="utf-8", newline="")
+    assert body == path.read_text(encoding="utf-8")
+
+
+def test_cycles_json_keeps_the_interface_fields() -> None:
+    from tests.verdict_contract import check_verdict
+
+    data = json.loads(json.dumps(cycles_verdict().to_json_dict()))  # type: ignore[attr-defined]
+    check_verdict(data)
+    assert data["accepted"][0]["accepted_by"] == "mona"
+    assert data["critical"][0]["status"] == "awaiting_decision"
+
+
+def test_acceptance_model_bounds_reason() -> None:
+    with pytest.raises(ValueError):
+        Acceptance(kind="wontfix", reason="x" * 1000, by="a", cycle=1)
