@@ -406,6 +406,21 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             gateway = DryRunGateway(gateway, log, req.identity_hint or "(you)")
         times: dict[str, datetime | None] = {}
         last_issue_comments: list[RawComment] = []
+        surfaces: Surfaces | None = None
+
+        def fail(problem: str, at: PullInfo) -> Outcome:
+            """No trustworthy verdict for `at`: report it on every surface we can write."""
+            return _fail(
+                req,
+                gateway,
+                settings,
+                at,
+                log,
+                problem,
+                last_issue_comments,
+                surfaces=surfaces,
+                own_login=own_login,
+            )
 
         def read() -> Reading:
             reading = _read(gateway, req.pr, own_login, times)
@@ -460,33 +475,14 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
                     notes=[f"nothing new since {sha[:7]}: nothing was published"],
                 )
         except GatewayError as exc:
-            return _fail(
-                req,
-                gateway,
-                settings,
-                pull,
-                log,
-                str(exc),
-                last_issue_comments,
-                own_login=own_login,
-            )
+            return fail(str(exc), pull)
         log.info(f"identity: {own_login or 'unknown'}; expected bots: {', '.join(expected)}")
 
         surfaces = Surfaces(gateway, settings, log)
         try:
             surfaces.start(first.pull.head_sha, expected)
         except GatewayError as exc:
-            return _fail(
-                req,
-                gateway,
-                settings,
-                first.pull,
-                log,
-                str(exc),
-                last_issue_comments,
-                surfaces=surfaces,
-                own_login=own_login,
-            )
+            return fail(str(exc), first.pull)
         if confirmed_login is None and surfaces.app_login and surfaces.app_login != own_login:
             # GET /user is forbidden to App tokens; the check run we just opened says which
             # App we are. Look for our sticky and its history under that identity.
@@ -539,17 +535,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
                 read, policy, clock, lambda r: judge(r).gate == "go", on_poll, first=first
             )
         except GatewayError as exc:
-            return _fail(
-                req,
-                gateway,
-                settings,
-                pull,
-                log,
-                str(exc),
-                last_issue_comments,
-                surfaces=surfaces,
-                own_login=own_login,
-            )
+            return fail(str(exc), pull)
         for note in settled.log:
             log.info(note)
 
@@ -573,17 +559,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             )
         except GatewayError as exc:
             log.error(f"publishing failed: {exc}")
-            return _fail(
-                req,
-                gateway,
-                settings,
-                settled.reading.pull,
-                log,
-                f"could not publish: {exc}",
-                last_issue_comments,
-                surfaces=surfaces,
-                own_login=own_login,
-            )
+            return fail(f"could not publish: {exc}", settled.reading.pull)
         if moved_to is None:
             break
         if attempt == MAX_PUBLISH_RESTARTS:
@@ -601,17 +577,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
         try:
             settled = settle(read, policy, clock, lambda r: judge(r).gate == "go", on_poll)
         except GatewayError as exc:
-            return _fail(
-                req,
-                gateway,
-                settings,
-                settled.reading.pull,
-                log,
-                str(exc),
-                last_issue_comments,
-                surfaces=surfaces,
-                own_login=own_login,
-            )
+            return fail(str(exc), settled.reading.pull)
     outcome.read_only = surfaces.read_only
     if surfaces.read_only:
         outcome.notes.append(FORK_HELP)
