@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from reviewcoord.bots import bot_for_login, claude, codex, copilot, cursor, parse_comment
-from reviewcoord.model import BotKey, Endpoint, ParsedComment
+from reviewcoord.model import BotKey, Endpoint, ParsedComment, RawComment
 from tests.bots_support import comment
 
 BADGE = (
@@ -382,3 +382,48 @@ def test_one_megabyte_bodies_parse(module: object, body: str) -> None:
     for endpoint in endpoints:
         parsed = run(key, body, endpoint)
         assert (parsed.kind == "finding") == bool(parsed.findings)
+
+
+FINISHED = (
+    "**Claude finished @octocat's task in 2m 3s** —— [View job](https://github.com/x)\n\n---\n"
+)
+
+
+@pytest.mark.parametrize(
+    "review",
+    [
+        "## Code Review\n\n### Critical Issues\n\n- The token is logged in plain text.\n",
+        "## Review\n\n**Must fix:** the migration drops the users table.\n",
+        "## Review\n\n#### 🚨 Blockers\n* SQL built from user input\n",
+    ],
+)
+def test_finished_claude_review_with_unparsed_critical_section_is_not_clean(review: str) -> None:
+    parsed = parse_comment(
+        "claude",
+        RawComment(
+            endpoint="issue_comment",
+            id=9,
+            author_login="claude[bot]",
+            author_type="Bot",
+            body=FINISHED + review,
+            html_url="https://x/1",
+        ),
+    )
+    assert parsed.kind == "finding" and parsed.parse_note
+    assert parsed.findings[0].severity == "medium"
+
+
+def test_finished_claude_review_saying_no_critical_issues_is_clean() -> None:
+    review = "## Code Review\n\n### Summary\n\n- **No critical issues found**: looks good.\n"
+    parsed = parse_comment(
+        "claude",
+        RawComment(
+            endpoint="issue_comment",
+            id=9,
+            author_login="claude[bot]",
+            author_type="Bot",
+            body=FINISHED + review,
+            html_url="https://x/1",
+        ),
+    )
+    assert parsed.kind == "clean"

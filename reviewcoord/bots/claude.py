@@ -156,6 +156,17 @@ def _managed(comment: RawComment, text: str) -> ParsedComment:
     return found([finding], "claude code review inline finding")
 
 
+_SCAN_MAX = 100_000
+
+# A heading or bold lead that announces blockers ("### 🔴 Critical Issues", "**Must fix**") in a
+# layout `_entries` does not parse: never call such a review clean (a blocker could hide there).
+_CRITICAL_LEAD = re.compile(
+    r"^[ \t]{0,3}(?:#{1,6}[ \t]*|\*\*)[ \t]*"
+    r"(?:🔴|🚨|(?:critical|blocking|blockers?|must[- ]fix)\b)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
 def _finished(comment: RawComment, body: str, header: re.Match[str]) -> ParsedComment:
     rest = body[header.end() :]
     findings = _prompt_findings(comment, rest)
@@ -164,6 +175,12 @@ def _finished(comment: RawComment, body: str, header: re.Match[str]) -> ParsedCo
     # "Create PR ➔" or no review wording: a task report, not a review (L_flashinfer177).
     if "Create PR" in header.group(0) or not _REVIEWISH.search(rest):
         return noise("claude-code-action task report (not a review)")
+    if _CRITICAL_LEAD.search(rest[:_SCAN_MAX]):
+        return fallback_finding(
+            KEY,
+            comment,
+            "finished claude review announces critical issues in a layout we do not parse",
+        )
     return ParsedComment(kind="clean", reason="claude-code-action review without findings")
 
 
