@@ -427,3 +427,12 @@ def test_finished_claude_review_saying_no_critical_issues_is_clean() -> None:
         ),
     )
     assert parsed.kind == "clean"
+
+
+def test_clip_never_leaves_an_unclosed_code_span() -> None:
+    from reviewcoord.bots.common import clip
+
+    text = "calls `a.b()` and then `target_item_field.declared_ty.has_relation` twice"
+    clipped = clip(text, 40)
+    assert clipped.count("`") % 2 == 0 and clipped.endswith("…") and len(clipped) <= 40
+    assert clip("short", 40) == "short"

@@ -70,8 +70,15 @@ def plain_text(markdown: str) -> str:
 
 
 def clip(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters with "…"; a cut inside a `code span` moves to before the
+    span, so the clipped text never ends in an unclosed backtick."""
     text = text.strip()
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if cut.count("`") % 2:
+        cut = cut[: cut.rfind("`")]
+    return cut.rstrip() + "…"
 
 
 def first_line(body: str) -> str:
