@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
 from reviewcoord.group import DEFAULT_WINDOW, group
 from reviewcoord.ingest import Ingested, ingest, settled_and_pending
-from reviewcoord.model import BotKey, Level, RawComment, SettleMode, Verdict
+from reviewcoord.model import BotKey, Level, RawComment, SettleMode, Verdict, VerdictFinding
 from reviewcoord.normalize import merged_table, normalize
 from reviewcoord.rank import gate, rank, to_verdict_findings
 
@@ -32,6 +33,34 @@ def verdict_from(
     findings = normalize(ingested.findings, table)
     ranked = rank(group(findings, group_window))
     critical, advisory = to_verdict_findings(ranked)
+    return assemble(
+        ingested,
+        critical,
+        advisory,
+        repo=repo,
+        pr=pr,
+        head_sha=head_sha,
+        cycle=cycle,
+        settle=settle,
+        expected=expected,
+    )
+
+
+def assemble(
+    ingested: Ingested,
+    critical: list[VerdictFinding],
+    advisory: list[VerdictFinding],
+    *,
+    repo: str,
+    pr: int,
+    head_sha: str,
+    cycle: int,
+    settle: SettleMode,
+    expected: Sequence[BotKey],
+    **extra: Any,
+) -> Verdict:
+    """The one place a verdict is put together: who settled, the gate and its reason (`block`
+    iff `critical` is non-empty). `extra` carries the review-cycle fields (reconcile)."""
     settled_on, pending = settled_and_pending(ingested.states, expected)
     gate_value, reason = gate(critical, advisory, pending)
     return Verdict(
@@ -49,6 +78,7 @@ def verdict_from(
         gate_reason=reason,
         expected_bots=list(expected),
         parse_notes=ingested.parse_notes,
+        **extra,
     )
 
 

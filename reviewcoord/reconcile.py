@@ -36,7 +36,7 @@ from reviewcoord.history import (
     Entry,
     History,
 )
-from reviewcoord.ingest import Ingested, is_on_head, settled_and_pending
+from reviewcoord.ingest import Ingested, is_on_head
 from reviewcoord.model import (
     LEVEL_RANK,
     AcceptedFinding,
@@ -56,7 +56,8 @@ from reviewcoord.model import (
     VerdictFinding,
 )
 from reviewcoord.normalize import level_for, merged_table, normalize
-from reviewcoord.rank import gate, rank, to_verdict_findings
+from reviewcoord.pipeline import assemble
+from reviewcoord.rank import rank, rank_key, to_verdict_findings
 from reviewcoord.replies import harvest_replies, parse_commands
 
 Mode = Literal["initial", "incremental", "full", "same_head"]
@@ -335,7 +336,7 @@ def judge_cycle(
                 g = g.model_copy(update={"severity": "medium"})
                 exempted_sids |= set(sids)
         open_groups.append((g, adjustment))
-    open_groups.sort(key=lambda pair: _rank_key(pair[0]))
+    open_groups.sort(key=lambda pair: rank_key(pair[0]))
 
     # --- 4. the verdict ---------------------------------------------------------------------
     stateful = record is not None or ctx.notice is not None
@@ -400,8 +401,6 @@ def judge_cycle(
         )
         next_id += 1
 
-    settled_on, pending = settled_and_pending(ingested.states, expected)
-    gate_value, reason = gate(critical, advisory, pending)
     if record is not None:
         for vf in enriched:
             sid = vf.stable_id or ""
@@ -445,21 +444,16 @@ def judge_cycle(
             after=ctx.convergence_after,
             exempted=[vf.id for vf in enriched if (vf.stable_id or "") in exempted_sids],
         )
-    verdict = Verdict(
+    verdict = assemble(
+        ingested,
+        critical,
+        advisory,
         repo=repo,
         pr=pr,
         head_sha=head_sha,
         cycle=ctx.cycle,
         settle=settle,
-        settled_on=settled_on,
-        pending=pending,
-        unknown_bots=ingested.unknown_bots,
-        critical=critical,
-        advisory=advisory,
-        gate=gate_value,
-        gate_reason=reason,
-        expected_bots=list(expected),
-        parse_notes=ingested.parse_notes,
+        expected=expected,
         review_mode=ctx.mode,
         previous_head=ctx.previous_head,
         force_push=ctx.force_push,
@@ -469,6 +463,7 @@ def judge_cycle(
         history_notice=ctx.notice,
         command_notes=command_notes,
     )
+    gate_value, reason = verdict.gate, verdict.gate_reason
 
     # --- 5. the record to store -------------------------------------------------------------
     entries: dict[str, Entry] = {}
@@ -548,18 +543,6 @@ def judge_cycle(
 
 def _sids(g: Group) -> list[str]:
     return list(dict.fromkeys(base_sid(f.stable_id) for f in g.findings))
-
-
-def _rank_key(g: Group) -> tuple[int, int, bool, str, bool, int, str]:
-    return (
-        -LEVEL_RANK[g.severity],
-        -g.agreement,
-        g.file is None,
-        g.file or "",
-        g.line is None,
-        g.line or 0,
-        g.title,
-    )
 
 
 def _has_thread(groups: Sequence[Group]) -> bool:

@@ -164,6 +164,19 @@ class SimClock:
         self.t += max(0.0, seconds)
 
 
+def sim_gateway(fake: FakeGitHub, token: str, clock: SimClock, timeout: float) -> PyGithubGateway:
+    """The production gateway on the simulated clock: retry waits advance it, never sleep."""
+    return PyGithubGateway(
+        "octo/app",
+        token,
+        base_url=fake.base_url,
+        sleep=clock.gateway_sleep,
+        clock=clock.now,
+        write_spacing=0,
+        timeout=timeout,
+    )
+
+
 @dataclass
 class Result:
     cell_id: str
@@ -212,15 +225,7 @@ def run_cell(
         stream = io.StringIO()
         log = Log(stream)
         log.mask(token)
-        gateway = PyGithubGateway(
-            "octo/app",
-            token,
-            base_url=fake.base_url,
-            sleep=clock.gateway_sleep,
-            clock=clock.now,
-            write_spacing=0,
-            timeout=GATEWAY_TIMEOUT,
-        )
+        gateway = sim_gateway(fake, token, clock, GATEWAY_TIMEOUT)
         req = RunRequest(
             repo="octo/app",
             pr=PR,
@@ -466,15 +471,7 @@ def run_once(
     stream = io.StringIO()
     log = Log(stream)
     log.mask(token)
-    gateway = PyGithubGateway(
-        "octo/app",
-        token,
-        base_url=fake.base_url,
-        sleep=clock.gateway_sleep,
-        clock=clock.now,
-        write_spacing=0,
-        timeout=5,
-    )
+    gateway = sim_gateway(fake, token, clock, 5)
     req = RunRequest(
         repo="octo/app",
         pr=PR,

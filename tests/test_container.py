@@ -25,6 +25,7 @@ from tests.container_support import (
     parse_output_file,
     run_action_container,
 )
+from tests.test_interface_sync import INTERFACE, OUTPUTS
 
 __all__ = ["container_image"]  # the fixture, re-exported so pytest finds it here
 
@@ -215,37 +216,14 @@ with open(env["GITHUB_STEP_SUMMARY"], "a") as f:
 
 # --- static checks (no Docker) ------------------------------------------------------------------
 
-INTERFACE_INPUTS = {
-    "github-token": "${{ github.token }}",
-    "pr": "",
-    "repo": "",
-    "cycle": "",
-    "settle": "fast",
-    "fast-timeout": "180",
-    "full-timeout": "480",
-    "poll-interval": "15",
-    "expected-bots": "auto",
-    "merge-patience": "true",
-    "format": "both",
-    "config": ".github/review-coordinator.yml",
-    "check-name": "review-coordinator",
-    "status-context": "review-coordinator",
-    "dry-run": "false",
-    "fail-on-block": "false",
-}
-INTERFACE_OUTPUTS = {
-    "gate", "gate-reason", "critical-count", "advisory-count",
-    "settled-on", "pending", "comment-url", "verdict-file",
-}  # fmt: skip
-
 
 def test_action_yml_matches_interface() -> None:
     action = yaml.safe_load((REPO_ROOT / "action.yml").read_text(encoding="utf-8"))
     assert action["runs"] == {"using": "docker", "image": "Dockerfile"}
     # Defaults: see tests/test_interface_sync.py (config-able inputs default to '').
-    assert set(action["inputs"]) == set(INTERFACE_INPUTS)
+    assert set(action["inputs"]) == set(INTERFACE)
     assert all(v.get("description") for v in action["inputs"].values())
-    assert set(action["outputs"]) == INTERFACE_OUTPUTS
+    assert set(action["outputs"]) == set(OUTPUTS)
     assert all(v.get("description") for v in action["outputs"].values())
     assert action["branding"]["icon"] and action["branding"]["color"]
 
