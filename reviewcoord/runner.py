@@ -77,7 +77,9 @@ class Surfaces:
         # forbidden (GITHUB_TOKEN → github-actions[bot], an App installation → its own bot).
         self.app_login: str | None = None
 
-    def _write(self, what: str, action: Callable[[], object], *, check: bool = False) -> bool:
+    def write(self, what: str, action: Callable[[], object], *, check: bool = False) -> bool:
+        """Every write to GitHub goes through here: a read-only token turns it into a logged
+        no-op (fork PRs), a token that may not write check runs skips only those."""
         if self.read_only or (check and self.checks_unavailable):
             return False
         try:
@@ -111,14 +113,14 @@ class Surfaces:
             if ref.app_slug:
                 self.app_login = f"{ref.app_slug}[bot]"
 
-        self._write("create the check run", open_check, check=True)
-        self._write(
+        self.write("create the check run", open_check, check=True)
+        self.write(
             "set the commit status",
             lambda: set_status(self.gateway, sha, "pending", text, self.settings.status_context),
         )
 
     def status(self, sha: str, state: StatusState, description: str, url: str | None) -> bool:
-        return self._write(
+        return self.write(
             "set the commit status",
             lambda: set_status(
                 self.gateway, sha, state, description, self.settings.status_context, url
@@ -140,7 +142,7 @@ class Surfaces:
                 check_id = start_check(self.gateway, self.settings.check_name, sha, summary)
             finish_check(self.gateway, check_id, summary, notes, conclusion)
 
-        return self._write("complete the check run", complete, check=True)
+        return self.write("complete the check run", complete, check=True)
 
     def supersede(self, old_sha: str, new_sha: str) -> None:
         """The head moved: close the check run we opened on the old head. No status is written
@@ -150,7 +152,7 @@ class Surfaces:
         check_id = self.check_ids.get(old_sha)
         if check_id is not None:
             output = CheckOutput(title="Superseded", summary=f"{reason}; judged there instead.")
-            self._write(
+            self.write(
                 "close the old head's check run",
                 lambda: self.gateway.update_check_run(check_id, "completed", output, "cancelled"),
                 check=True,
@@ -634,7 +636,7 @@ def _publish(
             )
             sticky_login = own_login or ACTIONS_BOT
             written: list[str] = []
-            surfaces._write(
+            surfaces.write(
                 "write the sticky comment",
                 lambda: written.append(
                     publish_sticky(
@@ -731,7 +733,7 @@ def _fail(
         login = own_login or req.identity_hint or ACTIONS_BOT
         attempt(
             "mark the sticky comment stale",
-            lambda: surfaces._write(
+            lambda: surfaces.write(
                 "mark the sticky comment stale",
                 lambda: mark_stale(gateway, issue_comments, login, problem, log, pr=req.pr),
             ),
