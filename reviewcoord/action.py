@@ -24,6 +24,7 @@ SETTING_INPUTS = (
     "full-timeout",
     "poll-interval",
     "expected-bots",
+    "require-bots",
     "merge-patience",
     "format",
     "check-name",

@@ -92,6 +92,8 @@ class Settings(BaseModel):
     full_timeout: int = Field(480, alias="full-timeout", ge=0, le=6 * 3600)
     poll_interval: int = Field(15, alias="poll-interval", ge=1, le=600)
     expected_bots: list[str] = Field(default_factory=lambda: ["auto"], alias="expected-bots")
+    # Bots that must have *reviewed* the head before the gate may be `go` (interface §3).
+    require_bots: list[BotKey] = Field(default_factory=list, alias="require-bots")
     merge_patience: bool = Field(True, alias="merge-patience")
     format: OutputFormat = "both"
     check_name: str = Field("review-coordinator", alias="check-name", min_length=1, max_length=100)
@@ -114,7 +116,7 @@ class Settings(BaseModel):
         bots = _bot_list(value, allow_auto=True)
         return bots or ["auto"]
 
-    @field_validator("fast_pack", "slow_pack", mode="before")
+    @field_validator("fast_pack", "slow_pack", "require_bots", mode="before")
     @classmethod
     def _packs(cls, value: Any) -> list[str]:
         return _bot_list(value, allow_auto=False)

@@ -20,7 +20,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Endpoint = Literal["review", "review_comment", "issue_comment"]
 Level = Literal["critical", "medium", "low"]
-CommentKind = Literal["finding", "clean", "in_progress", "noise"]
+# What one comment is: findings, a clean verdict, an in-progress signal, a notice that the bot
+# could not (`failed`) or would not (`skipped`) review, a done signal without findings of its own
+# (`reviewed`: Codex's status table "Completed"), or noise (wrappers, chatter).
+CommentKind = Literal["finding", "clean", "in_progress", "reviewed", "failed", "skipped", "noise"]
+# A bot's run state for the current head (interface §5 `bots`).
+BotState = Literal["not_seen", "working", "reviewed", "failed", "skipped"]
+# States after which settle does not wait for the bot (unless it later shows working/reviewed).
+FINAL_STATES: frozenset[str] = frozenset({"reviewed", "failed", "skipped"})
 Gate = Literal["block", "go"]
 SettleMode = Literal["fast", "full", "none"]
 
@@ -93,6 +100,19 @@ class ParsedComment(Frozen):
     parse_note: str | None = None
     # Free text for logs: why this kind (e.g. "codex usage-limit notice").
     reason: str = ""
+    # One line for people, shown with a failed/skipped/working state ("usage limit reached").
+    detail: str = ""
+    # False for a comment we could not classify: its fallback finding is kept, but it never
+    # makes the bot `reviewed` (an unknown wording may be a failure notice).
+    review_signal: bool = True
+
+
+class BotStatus(Frozen):
+    """What one bot did on the current head, and the comment that says so (interface §5)."""
+
+    state: BotState
+    detail: str = ""
+    url: str = ""
 
 
 class Source(Frozen):
@@ -246,6 +266,11 @@ class Verdict(Frozen):
     # Added fields (interface §5 allows additions):
     expected_bots: list[str] = Field(default_factory=list)
     parse_notes: list[ParseNote] = Field(default_factory=list)
+    # Bot run states (interface §5): every expected or seen known bot, and the expected ones
+    # that said they could not or would not review the head; `require-bots` as configured.
+    bots: dict[str, BotStatus] = Field(default_factory=dict)
+    unreviewed: list[str] = Field(default_factory=list)
+    required_bots: list[str] = Field(default_factory=list)
     # Review cycles (README § Review cycles); empty/None when there is no history:
     review_mode: Literal["initial", "incremental", "full", "same_head"] | None = None
     previous_head: str | None = None

@@ -154,6 +154,7 @@ def judge_cycle(
     expected: Sequence[BotKey],
     group_window: int = DEFAULT_WINDOW,
     severity_overrides: Mapping[str, Mapping[str, Level]] | None = None,
+    required: Sequence[BotKey] = (),
 ) -> tuple[Verdict, History]:
     """This run's verdict and the record to store with it."""
     record = ctx.record
@@ -174,7 +175,7 @@ def judge_cycle(
         touched_cache: list[frozenset[str] | None] = []
 
         def reviewed(bot: str, file: str | None) -> bool:
-            if ingested.states.get(bot) != "settled":  # type: ignore[call-overload]
+            if ingested.state(bot) != "reviewed":  # type: ignore[arg-type]
                 return False
             if file is None:
                 return True
@@ -454,6 +455,7 @@ def judge_cycle(
         cycle=ctx.cycle,
         settle=settle,
         expected=expected,
+        required=required,
         review_mode=ctx.mode,
         previous_head=ctx.previous_head,
         force_push=ctx.force_push,

@@ -31,6 +31,7 @@ from reviewcoord.reconcile import CycleContext, CycleLookups, Mode, cycle_for, j
 from reviewcoord.settle import Clock, Reading, Settled, SettlePolicy, settle, waiting_for
 
 ACTIONS_BOT = "github-actions[bot]"
+UNREVIEWED = ("failed", "skipped")
 # How often publishing starts over when the head moves under it (then it publishes as read).
 MAX_PUBLISH_RESTARTS = 2
 FORK_HELP = (
@@ -171,7 +172,11 @@ def _read(
     if pull.head_sha not in times:
         times[pull.head_sha] = gateway.get_commit_time(pull.head_sha)
     ingested = ingest(
-        comments, head_sha=pull.head_sha, head_time=times[pull.head_sha], own_login=own_login
+        comments,
+        head_sha=pull.head_sha,
+        head_time=times[pull.head_sha],
+        own_login=own_login,
+        pr_by_bot=pull.author_type.casefold() == "bot",
     )
     return Reading(pull=pull, comments=comments, ingested=ingested)
 
@@ -183,7 +188,7 @@ def resolve_expected(
     named; all four when none was ever seen (an empty set must never mean an instant `go`).
     (The repository-wide lists hold inline and conversation comments, not review bodies, so a
     bot that only ever left clean reviews is found through this PR's own reviews.)"""
-    expected: set[BotKey] = set(settings.explicit_expected)
+    expected: set[BotKey] = {*settings.explicit_expected, *settings.require_bots}
     if settings.auto_expected:
         seen = {bot_for_login(login) for login, _type in gateway.recent_comment_authors()}
         found = {b for b in seen if b is not None} | set(on_this_pr)
@@ -198,9 +203,6 @@ def resolve_expected(
             )
             found = set(BOT_KEYS)
         expected |= found
-    if pull.author_type.casefold() == "bot" and "cursor" in expected:
-        expected.discard("cursor")
-        log.info("cursor is not expected: Bugbot does not review PRs opened by a bot account")
     return [b for b in BOT_KEYS if b in expected]
 
 
@@ -509,6 +511,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             full_timeout=settings.full_timeout,
             poll_interval=settings.poll_interval,
             merge_patience=settings.merge_patience,
+            required=settings.require_bots,
         )
 
         def judge(reading: Reading) -> Verdict:
@@ -524,17 +527,18 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             )
 
         def on_poll(reading: Reading, elapsed: float) -> None:
-            states = reading.ingested.states
-            done = [b for b in expected if states.get(b) == "settled"]
+            states = {b: reading.ingested.state(b) for b in expected}
+            done = [b for b, state in states.items() if state == "reviewed"]
+            gone = [f"{b} ({state})" for b, state in states.items() if state in UNREVIEWED]
             log.info(
-                f"t+{elapsed:.0f}s head {reading.pull.head_sha[:7]}: settled "
-                f"{', '.join(done) or 'none'}; waiting for "
-                f"{', '.join(waiting_for(reading, expected)) or 'nobody'}"
+                f"t+{elapsed:.0f}s head {reading.pull.head_sha[:7]}: reviewed "
+                f"{', '.join(done) or 'none'}; did not review {', '.join(gone) or 'none'}; "
+                f"waiting for {', '.join(waiting_for(reading, expected)) or 'nobody'}"
             )
 
         try:
             settled = settle(
-                read, policy, clock, lambda r: judge(r).gate == "go", on_poll, first=first
+                read, policy, clock, lambda r: not judge(r).critical, on_poll, first=first
             )
         except GatewayError as exc:
             return fail(str(exc), pull)
@@ -577,7 +581,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
         )
         started = outcome.head_sha or started
         try:
-            settled = settle(read, policy, clock, lambda r: judge(r).gate == "go", on_poll)
+            settled = settle(read, policy, clock, lambda r: not judge(r).critical, on_poll)
         except GatewayError as exc:
             return fail(str(exc), settled.reading.pull)
     outcome.read_only = surfaces.read_only
@@ -681,6 +685,7 @@ def _judge_cycle(
         expected=expected,
         group_window=settings.group_window,
         severity_overrides=settings.severity,
+        required=settings.require_bots,
     )
     histories[head] = history
     return verdict

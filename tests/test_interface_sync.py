@@ -24,6 +24,7 @@ INTERFACE = {
     "full-timeout": "480",
     "poll-interval": "15",
     "expected-bots": "auto",
+    "require-bots": "(none)",
     "merge-patience": "true",
     "format": "both",
     "config": ".github/review-coordinator.yml",
@@ -87,7 +88,7 @@ def test_documented_defaults_agree() -> None:
             if isinstance(value, bool):
                 shown = str(value).lower()
             elif isinstance(value, list):
-                shown = ",".join(value)
+                shown = ",".join(value) or "(none)"
             else:
                 shown = str(value)
             assert shown == default, (name, shown, default)

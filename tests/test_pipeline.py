@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from reviewcoord.group import group
 from reviewcoord.ingest import Ingested
-from reviewcoord.model import BOT_KEYS, Finding
+from reviewcoord.model import BOT_KEYS, BotStatus, Finding
 from reviewcoord.pipeline import verdict_from
 from reviewcoord.rank import gate, rank, to_verdict_findings
 from tests.factories import finding
@@ -66,7 +66,12 @@ def worked_example() -> list[Finding]:
 def ingested(findings: list[Finding]) -> Ingested:
     return Ingested(
         findings=findings,
-        states={"codex": "settled", "copilot": "settled", "cursor": "settled", "claude": "absent"},
+        bots={
+            "codex": BotStatus(state="reviewed"),
+            "copilot": BotStatus(state="reviewed"),
+            "cursor": BotStatus(state="reviewed"),
+            "claude": BotStatus(state="not_seen"),
+        },
         unknown_bots=[],
         parse_notes=[],
     )

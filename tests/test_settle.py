@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reviewcoord.github.gateway import PullInfo
-from reviewcoord.ingest import BotState, Ingested
-from reviewcoord.model import BOT_KEYS, BotKey
+from reviewcoord.ingest import Ingested
+from reviewcoord.model import BOT_KEYS, BotKey, BotState, BotStatus
 from reviewcoord.settle import Reading, SettlePolicy, settle
 
 
@@ -24,11 +24,13 @@ class FakeClock:
 
 
 def reading(head: str = "h1", **states: BotState) -> Reading:
-    full: dict[BotKey, BotState] = {b: states.get(b, "absent") for b in BOT_KEYS}
+    full: dict[BotKey, BotStatus] = {
+        b: BotStatus(state=states.get(b, "not_seen")) for b in BOT_KEYS
+    }
     return Reading(
         pull=PullInfo(number=1, head_sha=head, base_ref="main"),
         comments=[],
-        ingested=Ingested(findings=[], states=full, unknown_bots=[], parse_notes=[]),
+        ingested=Ingested(findings=[], bots=full, unknown_bots=[], parse_notes=[]),
     )
 
 
@@ -64,7 +66,7 @@ def test_fast_fires_when_fast_pack_done_not_at_timeout() -> None:
     clock = FakeClock()
     read = script(
         clock,
-        [(0, reading()), (40, reading(claude="settled", copilot="settled", cursor="settled"))],
+        [(0, reading()), (40, reading(claude="reviewed", copilot="reviewed", cursor="reviewed"))],
     )
     result = settle(read, policy(), clock, lambda r: False)
     assert result.mode == "fast" and not result.timed_out
@@ -74,7 +76,7 @@ def test_fast_fires_when_fast_pack_done_not_at_timeout() -> None:
 def test_fast_times_out_and_never_waits_forever() -> None:
     clock = FakeClock()
     result = settle(
-        script(clock, [(0, reading(claude="in_progress"))]), policy(), clock, lambda r: False
+        script(clock, [(0, reading(claude="working"))]), policy(), clock, lambda r: False
     )
     assert result.timed_out and clock.t == 180
     assert all(s <= 15 for s in clock.sleeps)
@@ -85,8 +87,8 @@ def test_in_progress_is_pending_until_finished() -> None:
     read = script(
         clock,
         [
-            (0, reading(claude="in_progress", copilot="settled", cursor="settled")),
-            (100, reading(claude="settled", copilot="settled", cursor="settled")),
+            (0, reading(claude="working", copilot="reviewed", cursor="reviewed")),
+            (100, reading(claude="reviewed", copilot="reviewed", cursor="reviewed")),
         ],
     )
     result = settle(read, policy(), clock, lambda r: False)
@@ -95,8 +97,8 @@ def test_in_progress_is_pending_until_finished() -> None:
 
 def test_merge_patience_waits_for_slow_bot_on_go() -> None:
     clock = FakeClock()
-    fast_done = reading(claude="settled", copilot="settled", cursor="settled")
-    all_done = reading(codex="settled", claude="settled", copilot="settled", cursor="settled")
+    fast_done = reading(claude="reviewed", copilot="reviewed", cursor="reviewed")
+    all_done = reading(codex="reviewed", claude="reviewed", copilot="reviewed", cursor="reviewed")
     read = script(clock, [(0, fast_done), (300, all_done)])
     result = settle(read, policy(merge_patience=True), clock, lambda r: True)
     assert result.mode == "full" and clock.t == 300 and not result.timed_out
@@ -105,14 +107,14 @@ def test_merge_patience_waits_for_slow_bot_on_go() -> None:
 
 def test_merge_patience_does_not_delay_a_block() -> None:
     clock = FakeClock()
-    read = script(clock, [(0, reading(claude="settled", copilot="settled", cursor="settled"))])
+    read = script(clock, [(0, reading(claude="reviewed", copilot="reviewed", cursor="reviewed"))])
     result = settle(read, policy(merge_patience=True), clock, lambda r: False)
     assert result.mode == "fast" and clock.t == 0
 
 
 def test_full_waits_for_everyone_or_full_timeout() -> None:
     clock = FakeClock()
-    read = script(clock, [(0, reading(claude="settled", copilot="settled", cursor="settled"))])
+    read = script(clock, [(0, reading(claude="reviewed", copilot="reviewed", cursor="reviewed"))])
     result = settle(read, policy("full"), clock, lambda r: True)
     assert result.timed_out and clock.t == 480
 
@@ -143,7 +145,7 @@ def test_head_move_restarts_on_new_head_and_is_bounded() -> None:
         [
             (0, reading("h1")),
             (30, reading("h2")),
-            (60, reading("h2", claude="settled", copilot="settled", cursor="settled")),
+            (60, reading("h2", claude="reviewed", copilot="reviewed", cursor="reviewed")),
         ],
     )
     result = settle(read, policy(), clock, lambda r: False)

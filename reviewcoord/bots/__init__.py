@@ -43,6 +43,18 @@ def resolve_bot_name(name: str) -> BotKey | None:
     return bot_for_login(lowered)
 
 
+def rerequest_hint(bot: BotKey) -> str:
+    """How a person asks this bot to review again ("comment `@codex review`")."""
+    hint: str = getattr(PARSERS[bot], "REREQUEST", "")
+    return hint
+
+
+def bot_pr_skip(bot: BotKey) -> str | None:
+    """Why this bot never reviews a PR opened by a bot account, if it does not."""
+    reason: str | None = getattr(PARSERS[bot], "SKIPS_BOT_PRS", None)
+    return reason
+
+
 def parse_comment(bot: BotKey, comment: RawComment) -> ParsedComment:
     """Classify one comment of a known bot. Never raises."""
     try:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from reviewcoord.bots.common import (
     clean_body,
+    failed,
     fallback_finding,
     first_sentence,
     found,
@@ -24,6 +25,7 @@ from reviewcoord.bots.common import (
     location,
     make_finding,
     noise,
+    skipped,
 )
 from reviewcoord.model import BotKey, Finding, ParsedComment, RawComment
 
@@ -37,6 +39,12 @@ SUPPRESSED = "suppressed (low confidence)"
 
 _NITPICK = re.compile(r"[ \t]*\[nitpick\][ \t]*", re.I)
 _NOT_ABLE = re.compile(r"Copilot wasn['’]t able to review|Copilot was not able to review", re.I)
+# "… because it exceeds the maximum number of files (300)" (FORMATS §2 Notices).
+_TOO_MANY = re.compile(r"exceeds the maximum number of files[ \t]*(?:\((?P<n>\d{1,7})\))?", re.I)
+# A backend failure posted as a COMMENTED review (N3_cop_vllm31104_error).
+_ERROR = re.compile(r"Copilot encountered an error and was unable to review", re.I)
+# How a person asks Copilot again (shown when it did not review the head).
+REREQUEST = "re-request a review from Copilot"
 _APPROVE = re.compile(r"^#{1,4}[ \t]*🟢[ \t]*Approval recommended", re.M)
 _VERDICT = re.compile(
     r"^#{1,4}[ \t]*(?:🟡|🔵)[ \t]*(?:Changes recommended|Needs a closer look)", re.M
@@ -128,8 +136,17 @@ def _suppressed_findings(comment: RawComment, body: str) -> list[Finding]:
 
 
 def _review(comment: RawComment, body: str) -> ParsedComment:
-    if _NOT_ABLE.search(body):
-        return noise("copilot could not review (notice)")
+    if _ERROR.search(body[:2000]):
+        return failed("encountered an error and was unable to review", "copilot error review")
+    if _NOT_ABLE.search(body[:2000]):
+        too_many = _TOO_MANY.search(body[:2000])
+        if too_many:
+            limit = f" ({too_many.group('n')})" if too_many.group("n") else ""
+            return skipped(
+                f"the PR exceeds Copilot's maximum number of files{limit}",
+                "copilot: too many files",
+            )
+        return skipped("no files it could review", "copilot could not review any files")
     suppressed = _suppressed_findings(comment, body)
     if suppressed:
         return found(suppressed, "copilot review body with suppressed findings")

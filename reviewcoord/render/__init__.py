@@ -26,8 +26,9 @@ from typing import Any, Literal
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 
+from reviewcoord.bots import rerequest_hint
 from reviewcoord.github.gateway import Annotation, CheckOutput
-from reviewcoord.model import BOT_DISPLAY, Verdict, VerdictFinding
+from reviewcoord.model import BOT_DISPLAY, BOT_KEYS, Verdict, VerdictFinding
 from reviewcoord.render import safe
 
 __all__ = [
@@ -227,6 +228,29 @@ def _noun(n: int) -> str:
     return "finding" if n == 1 else "findings"
 
 
+# Each bot's line in the verdict; more than this many bots is not a real PR.
+_MAX_BOT_ROWS = 40
+
+
+def bot_rows(verdict: Verdict) -> list[dict[str, Any]]:
+    """One row per bot in `verdict.bots` (expected ones first) for `_macros.bot_line`."""
+    expected = set(verdict.expected_bots)
+    required = set(verdict.required_bots)
+    ordered = sorted(verdict.bots.items(), key=lambda item: item[0] not in expected)
+    return [
+        {
+            "bot": key,
+            "state": status.state,
+            "detail": status.detail,
+            "url": status.url,
+            "hint": rerequest_hint(key) if key in BOT_KEYS else "",
+            "expected": key in expected,
+            "required": key in required,
+        }
+        for key, status in ordered
+    ]
+
+
 def _context(
     verdict: Verdict, plan: _Plan, surface: _Surface, extra_notes: Sequence[str]
 ) -> dict[str, Any]:
@@ -244,8 +268,11 @@ def _context(
         "notes_hidden": len(extra_notes) - len(notes),
     }
     has_gists = any(f.gist for f in (*critical, *advisory_full))
+    rows = bot_rows(verdict)
     return {
         "verdict": verdict,
+        "bot_rows": rows[:_MAX_BOT_ROWS],
+        "bot_rows_hidden": max(0, len(rows) - _MAX_BOT_ROWS),
         "critical": critical,
         "advisory_full": advisory_full,
         "advisory_rest": len(rest),
