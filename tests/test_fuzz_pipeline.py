@@ -5,9 +5,10 @@ hostile fragments, under known bot logins, unknown `x[bot]`s and people, on all 
 with paths and lines that are missing, zero, negative or huge; some items have the wrong shape.
 
 Invariants: only SnapshotError (one line) for invalid shapes, nothing else ever raised; the
-verdict satisfies interface §5 (tests/verdict_contract.py); gate `block` iff there is a critical
-finding; the sticky starts with the marker (once), fits GitHub's limit, and lets no mention,
-raw '<', invisible character or unbalanced <details> through; the other surfaces stay in theirs.
+verdict satisfies docs/interface.md §5 (tests/verdict_contract.py); gate `block` iff there is a
+critical finding; the sticky starts with the marker (once), fits GitHub's limit, and lets no
+mention, raw '<', invisible character or unbalanced <details> through; the other surfaces stay
+in theirs.
 """
 
 from __future__ import annotations
