@@ -16,7 +16,7 @@ from reviewcoord.event import load_payload, resolve
 from reviewcoord.runner import ACTIONS_BOT, Outcome, RunRequest, evaluate
 from reviewcoord.settle import SystemClock
 
-# Inputs that map onto settings (interface §3); the rest are read here directly.
+# Inputs that map onto settings (docs/interface.md §3); the rest are read here directly.
 SETTING_INPUTS = (
     "cycle",
     "settle",
@@ -35,7 +35,7 @@ SETTING_INPUTS = (
 
 
 def action_input(env: Mapping[str, str], name: str) -> str:
-    """`INPUT_<NAME>`: upper-cased, hyphens kept (PLATFORM.md §3.2)."""
+    """`INPUT_<NAME>`: upper-cased, hyphens kept (docs/github-platform.md §3.2)."""
     return env.get(f"INPUT_{name.upper()}", "").strip()
 
 

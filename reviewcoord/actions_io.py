@@ -1,4 +1,5 @@
-"""The Actions runner's files and workflow commands (PLATFORM.md §3.4), and a plain-terminal log.
+"""The Actions runner's files and workflow commands (docs/github-platform.md §3.4), and a
+plain-terminal log.
 
 Only `cli`/`action` build these; everything else receives a `Log`.
 """
@@ -17,7 +18,7 @@ from typing import TextIO
 _ESCAPES = (("%", "%25"), ("\r", "%0D"), ("\n", "%0A"))
 _PROPERTY_ESCAPES = (*_ESCAPES, (":", "%3A"), (",", "%2C"))
 
-# Annotations a step may create, per type (GitHub caps them; PLATFORM.md §3.4).
+# Annotations a step may create, per type (GitHub caps them; docs/github-platform.md §3.4).
 ANNOTATION_CAP = 10
 
 

@@ -1,6 +1,6 @@
 """Settings: defaults < config file (base branch) < inputs set in the workflow or on the CLI.
 
-Keys are the input names of interface §3 with hyphens (`fast-timeout`), plus `group-window`,
+Keys are the input names of docs/interface.md §3 with hyphens (`fast-timeout`), plus `group-window`,
 `severity`, `fast-pack`, `slow-pack` (§7). Every error names where the value came from (the file
 or the input), the key, and what is allowed — never a silent default.
 """

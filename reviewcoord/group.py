@@ -1,4 +1,4 @@
-"""Group: findings that point at the same place become one group (seed Step 4).
+"""Group: findings that point at the same place become one group (README § The verdict).
 
 Line distance only — no semantic judgment. In one file, findings whose line ranges come within
 `window` lines of each other chain into one group; two findings of the same theme 100 lines

@@ -2,7 +2,7 @@
 
 Pure: the caller has already read every page (the gateway guarantees completeness). Here we
 route each comment to its bot's parser, drop our own sticky, record unknown bots, and work out
-for each bot whether it has *finished* on the current head (seed Step 1):
+for each bot whether it has *finished* on the current head (README § When it reads: settle):
 
 * a review counts for the head when its `commit_id` is the head;
 * an inline comment when its `original_commit_id` is the head (GitHub re-anchors `commit_id` of

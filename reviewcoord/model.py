@@ -3,7 +3,7 @@
 RawComment (as read from one of three endpoints)
   → ParsedComment (one bot's classification of it, with zero or more Finding)
   → Group (findings at the same place, across bots)
-  → Verdict (ranked, bucketed, gated; its JSON is interface.md §5)
+  → Verdict (ranked, bucketed, gated; its JSON is docs/interface.md §5)
 
 All models are frozen: stages return new values, never mutate their inputs.
 """
@@ -116,7 +116,7 @@ class BotStatus(Frozen):
 
 
 class Source(Frozen):
-    """One bot comment behind a verdict entry (interface §5 `sources[]`)."""
+    """One bot comment behind a verdict entry (docs/interface.md §5 `sources[]`)."""
 
     bot: BotKey
     severity_raw: str | None
@@ -155,7 +155,7 @@ AcceptKind = Literal["follow-up", "wontfix", "by-design"]
 
 
 class AuthorReply(Frozen):
-    """A human's reply to a finding (seed 003 § Reply harvesting): moves it sideways only."""
+    """A human's reply to a finding (README § Review cycles, Replies): moves it sideways only."""
 
     kind: ReplyKind
     by: str
@@ -172,7 +172,7 @@ class SeverityAdjustment(Frozen):
 
 
 class VerdictFinding(Frozen):
-    """A ranked group as published (interface §5 `critical[]` / `advisory[]`)."""
+    """A ranked group as published (docs/interface.md §5 `critical[]` / `advisory[]`)."""
 
     id: str  # display id F1, F2, … (never `#1`: GitHub would link an issue)
     file: str | None
@@ -233,7 +233,7 @@ class CycleChange(Frozen):
 
 
 class ConvergenceInfo(Frozen):
-    """Convergence mode (seed 001): on after `after` block cycles."""
+    """Convergence mode (README § Convergence mode): on after `after` block cycles."""
 
     active: bool
     block_cycles: int
@@ -248,7 +248,7 @@ class ParseNote(Frozen):
 
 
 class Verdict(Frozen):
-    """The product. `model_dump(mode="json")` is exactly interface.md §5 (plus added fields)."""
+    """The product. `model_dump(mode="json")` is exactly docs/interface.md §5 (plus additions)."""
 
     schema_: int = Field(default=1, alias="schema", serialization_alias="schema")
     repo: str
@@ -263,7 +263,7 @@ class Verdict(Frozen):
     advisory: list[VerdictFinding]
     gate: Gate
     gate_reason: str
-    # Added fields (interface §5 allows additions):
+    # Added fields (docs/interface.md §5 allows additions):
     expected_bots: list[str] = Field(default_factory=list)
     parse_notes: list[ParseNote] = Field(default_factory=list)
     # Bot run states (interface §5): every expected or seen known bot, and the expected ones

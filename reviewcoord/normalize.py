@@ -1,6 +1,6 @@
 """Severity: the one function from every bot's labels onto critical / medium / low.
 
-The table is `shared/spec/severity.md`. Labels are compared in a canonical form (see
+The table is `docs/severity.md`. Labels are compared in a canonical form (see
 `canonical_label`) so `**High Severity**`, `High Severity` and `high` are one label. A label the
 table does not know, or no label at all, is `medium` — never `critical` (round down when unsure).
 Repositories may override or extend the table per bot (config `severity:`).
@@ -98,7 +98,7 @@ def merged_table(overrides: Mapping[str, Mapping[str, Level]]) -> dict[str, dict
 def normalize(
     findings: Iterable[Finding], table: Mapping[str, Mapping[str, Level]] | None = None
 ) -> list[Finding]:
-    """Re-derive every finding's level from its raw label under `table` (default: severity.md).
+    """Re-derive every finding's level from its raw label under `table` (default: docs/severity.md).
 
     A finding whose raw label is absent keeps `medium`; a finding the parser made from an
     unclassifiable comment (parse note) is `medium` too. Raw labels are carried through unchanged.

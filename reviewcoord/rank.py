@@ -1,4 +1,4 @@
-"""Rank and bucket groups, and decide the gate (seed Step 4, interface §5).
+"""Rank and bucket groups, and decide the gate (README § The verdict, docs/interface.md §5).
 
 Rank by (level desc, agreement desc, file, line). Two buckets only: `critical` (the one level
 that gates) and `advisory` (everything else). `gate = block` iff `critical` is non-empty or a

@@ -1,6 +1,6 @@
 """Review cycles: reconcile this run's findings with the recorded history. Pure (no I/O).
 
-Seeds 000 (reconcile), 001 (convergence) and 003 (replies, accepted exceptions), made
+The original design's reconcile, convergence and reply rules (README § Review cycles), made
 deterministic. A finding's identity across cycles is its *base* stable id (`model.Finding.
 stable_id` without the `-2` suffix ingest adds to same-id collisions). With a trustworthy record:
 

@@ -1,4 +1,5 @@
-"""Every entry of shared/bots/corpus.jsonl through the real parsers, against a reviewed golden file.
+"""Every entry of tests/fixtures/bots/corpus.jsonl through the real parsers, against a reviewed
+golden file.
 
 Regenerate the golden file with `REVIEWCOORD_REGEN=1 pytest tests/test_bots_corpus.py`, then
 review the diff entry by entry against the corpus's own `kind` / `severity_raw` / `title`.
@@ -16,17 +17,12 @@ import pytest
 
 from reviewcoord.bots import bot_for_login, parse_comment
 from reviewcoord.model import ParsedComment
-from tests.bots_support import as_list, corpus_comment, corpus_path, load_corpus
+from tests.bots_support import as_list, corpus_comment, load_corpus
 
 GOLDEN = Path(__file__).parent / "golden" / "corpus_expectations.json"
 ENTRIES = load_corpus()
 IDS = [entry["corpus_id"] for entry in ENTRIES]
 NUMBER = {cid: index + 1 for index, cid in enumerate(IDS)}
-
-pytestmark = pytest.mark.skipif(
-    corpus_path() is None,
-    reason="shared/bots/corpus.jsonl not found next to the repo nor under $REVIEWCOORD_SHARED",
-)
 
 # The corpus `kind` each of our kinds may stand for (corpus kinds are finer than ours).
 KIND_MAP = {
@@ -51,6 +47,34 @@ KIND_EXCEPTIONS = {
 
 # Corpus entries allowed to end up as a fallback finding (parse note), with the reason: none.
 FALLBACK_OK: dict[str, str] = {}
+
+# Known gap, handled by the bot run states work: 2026 corpus entries (`N3_*`) of the four known
+# bots where today's parsers disagree with the corpus's own labels. The golden file records what
+# the parsers do today (test_matches_golden still checks them); only the label check is expected
+# to fail here. strict: once a parser gets an entry right the XPASS fails, so remove it from this
+# list then (and regenerate the golden file).
+KNOWN_LABEL_GAPS = {
+    # A Copilot inline finding prefixed `P0:` by the repository's own instructions: the corpus
+    # reads `P0:` as its raw label and drops it from the title; today it stays in the title and
+    # the finding has no label (medium).
+    "N3_cop_zeta5110_p0prefix": "Copilot `P0:` instruction prefix: label not split from title",
+    # "Copilot encountered an error and was unable to review this pull request": a notice (the
+    # bot failed on this head), never a finding; today it is a fallback finding with a parse note.
+    "N3_cop_vllm31104_error": "Copilot error review: a failed run, not a finding",
+}
+
+
+def _label_params() -> list[Any]:
+    return [
+        pytest.param(
+            entry,
+            id=entry["corpus_id"],
+            marks=pytest.mark.xfail(strict=True, reason=KNOWN_LABEL_GAPS[entry["corpus_id"]])
+            if entry["corpus_id"] in KNOWN_LABEL_GAPS
+            else (),
+        )
+        for entry in ENTRIES
+    ]
 
 
 def _parse(entry: dict[str, Any]) -> ParsedComment | None:
@@ -110,7 +134,11 @@ def test_matches_golden(entry: dict[str, Any]) -> None:
     assert _expectation(entry) == _golden()[entry["corpus_id"]]
 
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
+def test_known_label_gaps_are_corpus_ids() -> None:
+    assert set(KNOWN_LABEL_GAPS) <= set(IDS)
+
+
+@pytest.mark.parametrize("entry", _label_params())
 def test_agrees_with_corpus_labels(entry: dict[str, Any]) -> None:
     cid = entry["corpus_id"]
     bot = bot_for_login(entry["bot_login"])

@@ -11,10 +11,7 @@ from tests.bots_support import comment, load_corpus
 
 BOTS: list[BotKey] = list(PARSERS)
 ENDPOINTS: list[Endpoint] = ["review", "review_comment", "issue_comment"]
-CORPUS_BODIES = [entry["body"] for entry in load_corpus()] or [
-    "**<sub><sub>![P1 Badge](https://img.shields.io/badge/P1-orange?style=flat)</sub></sub>  T**",
-    "### T\n\n**High Severity**\n\n<!-- BUGBOT_BUG_ID: x -->",
-]
+CORPUS_BODIES = [entry["body"] for entry in load_corpus()]
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

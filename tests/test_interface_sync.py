@@ -1,5 +1,5 @@
 """action.yml, the README's tables, the Settings model and the Action's input reader agree with
-interface.md §3-§4 — one list of inputs, one default each."""
+docs/interface.md §3-§4 — one list of inputs, one default each."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from reviewcoord.config import RUN_ONLY_KEYS, Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# interface.md §3: input → default as documented.
+# docs/interface.md §3: input → default as documented.
 INTERFACE = {
     "github-token": "${{ github.token }}",
     "pr": "from the event",

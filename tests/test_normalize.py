@@ -1,4 +1,4 @@
-"""severity.md as a function: every label → exactly one level; unknown → medium."""
+"""docs/severity.md as a function: every label → exactly one level; unknown → medium."""
 
 from __future__ import annotations
 

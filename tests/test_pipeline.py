@@ -1,4 +1,4 @@
-"""Pure stages: grouping, ranking, gating and the seed's worked example."""
+"""Pure stages: grouping, ranking, gating and the original design's worked example."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from tests.factories import finding
 
 
 def worked_example() -> list[Finding]:
-    """Seed 002 § Worked example: Codex, Copilot, Cursor on one PR (no Claude)."""
+    """The original design's worked example: Codex, Copilot, Cursor on one PR (no Claude)."""
     return [
         # 3-bot convergence at handler.ts:225–230; spread blocking / Medium / P3.
         finding(

@@ -1,4 +1,4 @@
-"""interface.md §5 as an executable check: every field, its type, and the gate rule."""
+"""docs/interface.md §5 as an executable check: every field, its type, and the gate rule."""
 
 from __future__ import annotations
 

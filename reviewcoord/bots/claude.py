@@ -1,4 +1,4 @@
-"""Claude (`claude[bot]`): two products on one login; shapes are shared/bots/FORMATS.md §4.
+"""Claude (`claude[bot]`): two products on one login; shapes are docs/bot-formats.md §4.
 
 4a claude-code-action: a tracking issue comment edited in place ("Claude Code is working…" →
 `**Claude finished @user's task …**` or `**Claude encountered an error …**`) whose final text

@@ -1,4 +1,4 @@
-"""OpenAI Codex (`chatgpt-codex-connector[bot]`): shapes are shared/bots/FORMATS.md §1.
+"""OpenAI Codex (`chatgpt-codex-connector[bot]`): shapes are docs/bot-formats.md §1.
 
 Findings carry a shields badge `**<sub><sub>![P1 Badge](https://img.shields.io/badge/P1-…)</sub>
 </sub>  Title**`, usually one per inline comment, rarely inside the `### 💡 Codex Review` body

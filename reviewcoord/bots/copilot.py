@@ -1,4 +1,4 @@
-"""GitHub Copilot code review: shapes are shared/bots/FORMATS.md §2.
+"""GitHub Copilot code review: shapes are docs/bot-formats.md §2.
 
 Three logins, one reviewer: review bodies come from `copilot-pull-request-reviewer[bot]`, inline
 comments from `Copilot` (REST) or `copilot-pull-request-reviewer` (GraphQL). `Copilot` is also the

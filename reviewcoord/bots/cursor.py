@@ -1,4 +1,4 @@
-"""Cursor Bugbot (`cursor[bot]`): shapes are shared/bots/FORMATS.md §3.
+"""Cursor Bugbot (`cursor[bot]`): shapes are docs/bot-formats.md §3.
 
 A finding is one inline comment: `### Title`, `**High Severity**`, a `DESCRIPTION` block, a
 `BUGBOT_BUG_ID` (the native id Bugbot re-posts on later pushes), a `LOCATIONS` block of

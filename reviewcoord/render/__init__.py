@@ -6,7 +6,7 @@ is Markdown, not HTML) and every untrusted value goes through an explicit filter
 `reviewcoord.render.safe` instead. Rendering is pure: Verdict in, str out.
 
 Sizes. GitHub rejects a comment over 65,536 characters and a check summary over 65,535
-(PLATFORM.md §2.1), and a verdict can hold thousands of findings with long titles. Each body is
+(docs/github-platform.md §2.1); a verdict can hold thousands of long-titled findings. Each body is
 therefore rendered by `_fit`: first in full, then in steps that cut the least useful text first
 (the folded advisory lines, then advisory in full, then critical gists, then the tail of the
 critical list), until it fits. Every step that cuts something adds a visible "✂️ Shortened" note
@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 MARKER = "<!-- review-coordinator-verdict -->"
-# 422 "Body is too long (maximum is 65536 characters)" (PLATFORM.md §2.1).
+# 422 "Body is too long (maximum is 65536 characters)" (docs/github-platform.md §2.1).
 COMMENT_LIMIT = 65_536
 # checks/create and checks/update: output.summary and output.text have maxLength 65535.
 CHECK_TEXT_LIMIT = 65_535

@@ -305,7 +305,7 @@ def short_sha(sha: str | None) -> str:
 
 def escape_non_bmp(text: str) -> str:
     """Characters above U+FFFF as `\\U0001f534`: GitHub's annotation API rejects them
-    (PLATFORM.md §2.1, as EnricoMi/publish-unit-test-result-action found)."""
+    (docs/github-platform.md §2.1, as EnricoMi/publish-unit-test-result-action found)."""
     if text.isascii():
         return text
     return _NON_BMP.sub(lambda m: f"\\U{ord(m.group()):08x}", text)
