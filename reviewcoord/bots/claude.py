@@ -177,6 +177,25 @@ _CRITICAL_LEAD = re.compile(
 )
 
 
+_TASK = re.compile(r"^[-*][ \t]+\[(?P<mark>[ xX])\]")
+
+
+def _open_tasks(text: str) -> int:
+    """Unticked boxes in the tracker's own task list: the first run of unindented checkbox
+    lines. Indented or later checklists are review content (L_email_verificay3 suggests a PR
+    template with `   - [ ] Lint passes`), not Claude's tasks."""
+    count, started = 0, False
+    for line in text.splitlines():
+        task = _TASK.match(line)
+        if task is None:
+            if started:
+                break
+            continue
+        started = True
+        count += task.group("mark") == " "
+    return count
+
+
 def _finished(comment: RawComment, body: str, header: re.Match[str]) -> ParsedComment:
     rest = body[header.end() :]
     findings = _prompt_findings(comment, rest)
@@ -184,11 +203,11 @@ def _finished(comment: RawComment, body: str, header: re.Match[str]) -> ParsedCo
         return found(findings, "claude-code-action review findings")
     # "Create PR ➔" or no review wording: a task report, not a review (L_flashinfer177).
     if "Create PR" in header.group(0) or not _REVIEWISH.search(rest):
-        if _CHECKED.search(rest) and not _UNCHECKED.search(rest):
+        if _CHECKED.search(rest) and not _open_tasks(rest):
             # "Claude finished …" over a fully ticked review checklist: a finished review.
             return ParsedComment(kind="clean", reason="claude-code-action checklist done")
         return noise("claude-code-action task report (not a review)")
-    open_tasks = len(_UNCHECKED.findall(rest[:_SCAN_MAX]))
+    open_tasks = _open_tasks(rest[:_SCAN_MAX])
     if _CRITICAL_LEAD.search(rest[:_SCAN_MAX]):
         return fallback_finding(
             KEY,
