@@ -160,3 +160,40 @@ def test_head_move_restarts_on_new_head_and_is_bounded() -> None:
 
     result = settle(moving, policy(max_restarts=3), clock, lambda r: False)
     assert result.restarts == 3 and result.timed_out
+
+
+def test_failed_and_skipped_are_final_no_waiting_for_them() -> None:
+    clock = FakeClock()
+    done = reading(claude="failed", copilot="skipped", cursor="reviewed", codex="failed")
+    result = settle(script(clock, [(0, done)]), policy("full"), clock, lambda r: True)
+    assert (result.mode, result.timed_out, result.polls, clock.t) == ("full", False, 1, 0)
+
+
+def test_a_failed_bot_that_shows_working_again_is_waited_for() -> None:
+    # Someone asked Claude again after its error: its tracker says working, so it is pending.
+    clock = FakeClock()
+    timeline = [
+        (0, reading(claude="working", copilot="reviewed", cursor="reviewed")),
+        (60, reading(claude="reviewed", copilot="reviewed", cursor="reviewed")),
+    ]
+    result = settle(script(clock, timeline), policy(), clock, lambda r: False)
+    assert not result.timed_out and clock.t >= 60
+
+
+def test_require_bots_waits_for_the_full_settle_even_without_merge_patience() -> None:
+    clock = FakeClock()
+    fast_done = reading(claude="reviewed", copilot="reviewed", cursor="reviewed")
+    codex_in = reading(codex="reviewed", claude="reviewed", copilot="reviewed", cursor="reviewed")
+    read = script(clock, [(0, fast_done), (300, codex_in)])
+    result = settle(read, policy(required=["codex"]), clock, lambda r: True)
+    assert result.mode == "full" and not result.timed_out and clock.t >= 300
+    assert any("require-bots" in note for note in result.log)
+
+
+def test_require_bots_does_not_delay_a_block() -> None:
+    clock = FakeClock()
+    fast_done = reading(claude="reviewed", copilot="reviewed", cursor="reviewed")
+    result = settle(
+        script(clock, [(0, fast_done)]), policy(required=["codex"]), clock, lambda r: False
+    )
+    assert (result.mode, clock.t) == ("fast", 0)
