@@ -117,7 +117,11 @@ def settle(
                 patient = waiting_for(reading, slow_set) if policy.merge_patience else []
                 required = waiting_for(reading, policy.required)
                 if (patient or required) and would_go(reading):
-                    why = "merge patience" if patient else "require-bots"
+                    why = " and ".join(
+                        name
+                        for name, bots in (("merge patience", patient), ("require-bots", required))
+                        if bots
+                    )
                     notes.append(
                         f"{why}: go while {', '.join(dict.fromkeys([*patient, *required]))} "
                         "pending on head; waiting for full settle"
