@@ -10,10 +10,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from reviewcoord.bots import bot_keys
 from reviewcoord.group import DEFAULT_WINDOW, group
 from reviewcoord.ingest import Ingested, ingest, settled_and_pending
 from reviewcoord.model import (
-    BOT_KEYS,
     BotKey,
     BotStatus,
     Level,
@@ -22,7 +22,7 @@ from reviewcoord.model import (
     Verdict,
     VerdictFinding,
 )
-from reviewcoord.normalize import merged_table, normalize
+from reviewcoord.normalize import merged_table
 from reviewcoord.rank import gate, rank, to_verdict_findings
 
 
@@ -39,9 +39,7 @@ def verdict_from(
     severity_overrides: Mapping[str, Mapping[str, Level]] | None = None,
     required: Sequence[BotKey] = (),
 ) -> Verdict:
-    table = merged_table(severity_overrides or {})
-    findings = normalize(ingested.findings, table)
-    ranked = rank(group(findings, group_window))
+    ranked = rank(group(ingested.findings, group_window))
     critical, advisory = to_verdict_findings(ranked)
     return assemble(
         ingested,
@@ -61,7 +59,9 @@ def bot_statuses(ingested: Ingested, expected: Sequence[BotKey]) -> dict[str, Bo
     """interface §5 `bots`: every expected bot and every known bot seen on this PR."""
     shown = set(expected) | set(ingested.seen)
     return {
-        bot: ingested.bots.get(bot, BotStatus(state="not_seen")) for bot in BOT_KEYS if bot in shown
+        bot: ingested.bots.get(bot, BotStatus(state="not_seen"))
+        for bot in bot_keys()
+        if bot in shown
     }
 
 
@@ -134,7 +134,13 @@ def judge(
     required: Sequence[BotKey] = (),
 ) -> Verdict:
     """All comments of a PR → its verdict."""
-    ingested = ingest(comments, head_sha=head_sha, head_time=head_time, own_login=own_login)
+    ingested = ingest(
+        comments,
+        head_sha=head_sha,
+        head_time=head_time,
+        own_login=own_login,
+        table=merged_table(severity_overrides or {}),
+    )
     return verdict_from(
         ingested,
         repo=repo,

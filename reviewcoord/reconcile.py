@@ -55,7 +55,7 @@ from reviewcoord.model import (
     Verdict,
     VerdictFinding,
 )
-from reviewcoord.normalize import level_for, merged_table, normalize
+from reviewcoord.normalize import level_for, merged_table
 from reviewcoord.pipeline import assemble
 from reviewcoord.rank import rank, rank_key, to_verdict_findings
 from reviewcoord.replies import harvest_replies, parse_commands
@@ -115,7 +115,7 @@ def _on_head(
 
 
 def _from_entry(e: Entry) -> Finding:
-    bot: BotKey = e.bot  # type: ignore[assignment]
+    bot: BotKey = e.bot
     return Finding(
         bot=bot,
         stable_id=e.sid,
@@ -159,7 +159,7 @@ def judge_cycle(
     """This run's verdict and the record to store with it."""
     record = ctx.record
     table = merged_table(severity_overrides or {})
-    findings = normalize(ingested.findings, table)
+    findings = ingested.findings  # levelled once, at ingest, under the same table
     by_key = {(c.endpoint, c.id): c for c in comments}
     st = _State()
     rec = {e.sid: e for e in record.findings} if record else {}
@@ -175,7 +175,7 @@ def judge_cycle(
         touched_cache: list[frozenset[str] | None] = []
 
         def reviewed(bot: str, file: str | None) -> bool:
-            if ingested.state(bot) != "reviewed":  # type: ignore[arg-type]
+            if ingested.state(bot) != "reviewed":
                 return False
             if file is None:
                 return True

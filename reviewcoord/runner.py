@@ -16,14 +16,15 @@ from datetime import datetime
 from typing import Literal
 
 from reviewcoord.actions_io import Log
-from reviewcoord.bots import bot_for_login
+from reviewcoord.bots import bot_for_login, bot_keys
 from reviewcoord.config import Settings, build_settings, parse_config_file
 from reviewcoord.errors import ConfigError, GatewayError, WriteForbidden
 from reviewcoord.github.dry_run import DryRunGateway
 from reviewcoord.github.gateway import CheckOutput, Gateway, PullInfo, StatusState
 from reviewcoord.history import History, bound, encode, find_record, fingerprint
 from reviewcoord.ingest import ingest
-from reviewcoord.model import BOT_KEYS, BotKey, RawComment, SettleMode, Verdict
+from reviewcoord.model import BotKey, Level, RawComment, SettleMode, Verdict
+from reviewcoord.normalize import merged_table
 from reviewcoord.publish.check_run import finish_check, start_check, start_check_ref
 from reviewcoord.publish.commit_status import set_status
 from reviewcoord.publish.sticky import mark_stale, publish_sticky
@@ -161,7 +162,11 @@ class Surfaces:
 
 
 def _read(
-    gateway: Gateway, pr: int, own_login: str | None, times: dict[str, datetime | None]
+    gateway: Gateway,
+    pr: int,
+    own_login: str | None,
+    times: dict[str, datetime | None],
+    table: Mapping[str, Mapping[str, Level]],
 ) -> Reading:
     pull = gateway.get_pull(pr)
     comments: list[RawComment] = [
@@ -177,6 +182,7 @@ def _read(
         head_time=times[pull.head_sha],
         own_login=own_login,
         pr_by_bot=pull.author_type.casefold() == "bot",
+        table=table,
     )
     return Reading(pull=pull, comments=comments, ingested=ingested)
 
@@ -185,7 +191,8 @@ def resolve_expected(
     settings: Settings, gateway: Gateway, pull: PullInfo, log: Log, on_this_pr: Sequence[BotKey]
 ) -> list[BotKey]:
     """`auto`: the known bots seen in the repository's recent comments or on this PR, plus any
-    named; all four when none was ever seen (an empty set must never mean an instant `go`).
+    named; every known bot when none was ever seen (an empty set must never mean an instant
+    `go`).
     (The repository-wide lists hold inline and conversation comments, not review bodies, so a
     bot that only ever left clean reviews is found through this PR's own reviews.)"""
     expected: set[BotKey] = {*settings.explicit_expected, *settings.require_bots}
@@ -199,11 +206,11 @@ def resolve_expected(
         elif not expected:
             log.notice(
                 "expected-bots auto: no known AI reviewer has commented on this repository "
-                "recently; expecting all four (codex, copilot, cursor, claude)"
+                f"recently; expecting every known bot ({', '.join(bot_keys())})"
             )
-            found = set(BOT_KEYS)
+            found = set(bot_keys())
         expected |= found
-    return [b for b in BOT_KEYS if b in expected]
+    return [b for b in bot_keys() if b in expected]
 
 
 class Cycles:
@@ -409,6 +416,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
         if settings.dry_run and not isinstance(gateway, DryRunGateway):
             gateway = DryRunGateway(gateway, log, req.identity_hint or "(you)")
         times: dict[str, datetime | None] = {}
+        table = merged_table(settings.severity)
         last_issue_comments: list[RawComment] = []
         surfaces: Surfaces | None = None
 
@@ -427,7 +435,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             )
 
         def read() -> Reading:
-            reading = _read(gateway, req.pr, own_login, times)
+            reading = _read(gateway, req.pr, own_login, times, table)
             last_issue_comments[:] = [c for c in reading.comments if c.endpoint == "issue_comment"]
             return reading
 
