@@ -49,7 +49,7 @@ def action_input(env: Mapping[str, str], name: str) -> str:
 def outputs_for(
     outcome: Outcome, data: Mapping[str, object], verdict_file: str, verdict: str
 ) -> dict[str, str]:
-    """The step outputs (interface §4); `data` is the verdict object, `verdict` its one line."""
+    """The step outputs (docs/interface.md §4): `data` is the verdict object, `verdict` its line."""
     v = outcome.verdict
     unreviewed = data.get("unreviewed")
     return {
@@ -67,8 +67,8 @@ def outputs_for(
 
 
 def verdict_data(outcome: Outcome, *, repo: str, pr: int) -> dict[str, object]:
-    """The verdict file's object (interface §5). Without a verdict (gate `error`) it is the gate and
-    why, and no finding lists: an empty `critical` would read as "nothing found"."""
+    """The verdict file's object (docs/interface.md §5). Without a verdict (gate `error`): the gate
+    and why, and no finding lists (an empty `critical` would read as "nothing found")."""
     if outcome.verdict is not None:
         data = outcome.verdict.to_json_dict()
     else:

@@ -325,3 +325,35 @@ def test_outside_a_container_the_cli_behaviour_stays(tmp_path: Path) -> None:
 def test_verdict_data_matches_the_model() -> None:
     v = blocking()
     assert verdict_data(block_outcome(v), repo="octo/app", pr=12) == v.to_json_dict()
+
+
+@pytest.mark.e2e
+def test_unreviewed_output_lists_the_bot_that_could_not_review(tmp_path: Path) -> None:
+    from tests.e2e_support import (
+        CLAUDE,
+        CODEX,
+        COPILOT_REVIEWER,
+        CURSOR,
+        HEAD,
+        body,
+        cursor_clean,
+        run_action,
+    )
+    from tests.fakegithub import FakeGitHub
+
+    with FakeGitHub() as fake:
+        fake.add_pull(2, head_sha=HEAD)
+        fake.add_review(2, login=CURSOR, body=cursor_clean(HEAD), commit_id=HEAD)
+        fake.add_review(2, login=COPILOT_REVIEWER, body=body("Z12"), commit_id=HEAD)
+        fake.add_review(2, login=CLAUDE, body=body("L_cca1078_lgtm"), commit_id=HEAD)
+        fake.add_issue_comment(2, login=CODEX, body=body("X_usage_vllm"))
+        run = run_action(
+            fake,
+            tmp_path,
+            inputs={"settle": "none", "expected-bots": "codex,copilot,cursor,claude"},
+        )
+    assert run.returncode == 0, run.log
+    assert run.outputs["unreviewed"] == "codex"
+    verdict = json.loads(run.outputs["verdict"])
+    assert verdict["unreviewed"] == ["codex"]
+    assert json.loads(Path(run.outputs["verdict-file"]).read_text(encoding="utf-8")) == verdict
