@@ -23,12 +23,23 @@ from reviewcoord.github.dry_run import DryRunGateway
 from reviewcoord.github.gateway import CheckOutput, Gateway, PullInfo, StatusState
 from reviewcoord.history import History, bound, encode, find_record, fingerprint
 from reviewcoord.ingest import ingest
+from reviewcoord.judgement import (
+    CycleContext,
+    CycleLookups,
+    JudgeSettings,
+    Mode,
+    Subject,
+    cycle_for,
+    would_go,
+)
+from reviewcoord.judgement import (
+    judge as judge_reading,
+)
 from reviewcoord.model import BotKey, Level, RawComment, SettleMode, Verdict
 from reviewcoord.normalize import merged_table
 from reviewcoord.publish.check_run import finish_check, start_check, start_check_ref
 from reviewcoord.publish.commit_status import set_status
 from reviewcoord.publish.sticky import mark_stale, publish_sticky
-from reviewcoord.reconcile import CycleContext, CycleLookups, Mode, cycle_for, judge_cycle
 from reviewcoord.settle import Clock, Reading, Settled, SettlePolicy, settle, waiting_for
 
 ACTIONS_BOT = "github-actions[bot]"
@@ -522,6 +533,14 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             required=settings.require_bots,
         )
 
+        def could_go(reading: Reading) -> bool:
+            return would_go(
+                reading.ingested.findings,
+                cycles.record,
+                settings.convergence_after,
+                reading.pull.head_sha,
+            )
+
         def judge(reading: Reading) -> Verdict:
             return _judge_cycle(
                 req,
@@ -545,9 +564,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             )
 
         try:
-            settled = settle(
-                read, policy, clock, lambda r: not judge(r).critical, on_poll, first=first
-            )
+            settled = settle(read, policy, clock, could_go, on_poll, first=first)
         except GatewayError as exc:
             return fail(str(exc), pull)
         for note in settled.log:
@@ -589,7 +606,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
         )
         started = outcome.head_sha or started
         try:
-            settled = settle(read, policy, clock, lambda r: not judge(r).critical, on_poll)
+            settled = settle(read, policy, clock, could_go, on_poll)
         except GatewayError as exc:
             return fail(str(exc), settled.reading.pull)
     outcome.read_only = surfaces.read_only
@@ -681,22 +698,40 @@ def _judge_cycle(
 ) -> Verdict:
     """The verdict for one reading, reconciled with the history; keeps the record to store."""
     head = reading.pull.head_sha
-    verdict, history = judge_cycle(
-        reading.ingested,
-        reading.comments,
+    judgement = judge_reading(
+        _subject(req, reading, expected, head_time, mode),
         cycles.context(head, reading.comments),
+        _judge_settings(settings),
+    )
+    histories[head] = judgement.record
+    return judgement.verdict
+
+
+def _subject(
+    req: RunRequest,
+    reading: Reading,
+    expected: Sequence[BotKey],
+    head_time: datetime | None,
+    mode: SettleMode = "none",
+) -> Subject:
+    return Subject(
         repo=req.repo,
         pr=req.pr,
-        head_sha=head,
+        head_sha=reading.pull.head_sha,
+        comments=reading.comments,
+        ingested=reading.ingested,
+        expected=expected,
         head_time=head_time,
         settle=mode,
-        expected=expected,
+    )
+
+
+def _judge_settings(settings: Settings) -> JudgeSettings:
+    return JudgeSettings(
         group_window=settings.group_window,
         severity_overrides=settings.severity,
         required=settings.require_bots,
     )
-    histories[head] = history
-    return verdict
 
 
 def _fail(
