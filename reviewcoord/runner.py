@@ -176,12 +176,9 @@ class Surfaces:
 
 
 def _read(
-    gateway: Gateway,
-    pr: int,
-    own_login: str | None,
-    times: dict[str, datetime | None],
-    recorded_time: Callable[[str, Sequence[RawComment]], datetime | None] = lambda s, c: None,
+    gateway: Gateway, req: RunRequest, own_login: str | None, times: dict[str, datetime | None]
 ) -> Reading:
+    pr = req.pr
     pull = gateway.get_pull(pr)
     comments: list[RawComment] = [
         *gateway.list_reviews(pr),
@@ -190,7 +187,7 @@ def _read(
     ]
     if pull.head_sha not in times:
         # The head commit's time is immutable: our record keeps it for the head it reviewed.
-        known = recorded_time(pull.head_sha, comments)
+        known = _recorded_time(req, own_login, pull.head_sha, comments)
         times[pull.head_sha] = known or gateway.get_commit_time(pull.head_sha)
     ingested = ingest(
         comments, head_sha=pull.head_sha, head_time=times[pull.head_sha], own_login=own_login
@@ -502,13 +499,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             )
 
         def read() -> Reading:
-            reading = _read(
-                gateway,
-                req.pr,
-                own_login,
-                times,
-                lambda sha, cs: _recorded_time(req, own_login, sha, cs),
-            )
+            reading = _read(gateway, req, own_login, times)
             last_issue_comments[:] = [c for c in reading.comments if c.endpoint == "issue_comment"]
             return reading
 
@@ -529,13 +520,9 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
                 log,
                 check_runs.on,
             )
+            recorded = cycles.recorded_expected(first.pull.head_sha)
             expected = resolve_expected(
-                settings,
-                gateway,
-                first.pull,
-                log,
-                list(first.ingested.seen),
-                cycles.recorded_expected(first.pull.head_sha),
+                settings, gateway, first.pull, log, list(first.ingested.seen), recorded
             )
             if cycles.is_noop(first):
                 # Reads only so far: nothing is written (no sticky edit, status or check run).
