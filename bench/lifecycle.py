@@ -412,6 +412,9 @@ def run_loop(r: Replay, steps: list[Step], verbose: bool) -> None:
                     r.skipped_by_event[event[0]] = r.skipped_by_event.get(event[0], 0) + 1
                     continue
                 trigger = f"{step.label} [{event[0]}]"
+                # The job's real concurrency key: every run of this PR is in one group.
+                if wf.group(*event) != f"review-coordinator-{PR}":
+                    raise SystemExit(f"{trigger}: unexpected group {wf.group(*event)!r}")
                 rec = RunRecord(len(r.runs) + 1, trigger, step.burst, first=-1)
                 r.runs.append(rec)
                 if pending is not None:

@@ -238,10 +238,12 @@ def event_context(
     event_name: str, payload: Mapping[str, Any], *, run_id: int = 1
 ) -> dict[str, Any]:
     """The `github` and `inputs` contexts a run of `event_name` with `payload` sees."""
+    repository = payload.get("repository")
     github = {
         "event_name": event_name,
         "event": dict(payload),
         "run_id": run_id,
+        "repository": repository.get("full_name") if isinstance(repository, dict) else None,
     }
     inputs = payload.get("inputs") if event_name == "workflow_dispatch" else None
     return {"github": github, "inputs": inputs if isinstance(inputs, dict) else {}}

@@ -70,6 +70,19 @@ def test_concurrency_group_is_the_pr_number(event: str, payload: dict[str, Any])
     assert wf.group(event, payload) == "review-coordinator-2"
 
 
+def test_a_fork_prs_review_events_never_cancel_a_run_that_can_write() -> None:
+    """On a fork PR, pull_request_review* runs get a read-only token: their own group."""
+    fork_review = wf.review(CODEX, body("X_agogo65_review"), fork=True)
+    fork_reply = wf.review_comment(PERSON, "this is intended", fork=True)
+    assert wf.starts("pull_request_review", fork_review)  # the verdict, in the job summary
+    assert wf.group("pull_request_review", fork_review) == "review-coordinator-2-read-only"
+    assert wf.group("pull_request_review_comment", fork_reply) == "review-coordinator-2-read-only"
+    # pull_request_target and issue_comment run in the base repository, fork or not.
+    fork_target = wf.pull_request("opened")
+    fork_target["pull_request"]["head"]["repo"]["full_name"] = "contributor/Hello-World"
+    assert wf.group("pull_request_target", fork_target) == "review-coordinator-2"
+
+
 def test_concurrency_group_of_a_merge_group_is_its_own() -> None:
     group = wf.group("merge_group", wf.merge_group(), run_id=99)
     assert group.startswith("review-coordinator-refs/heads/gh-readonly-queue/")

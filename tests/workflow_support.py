@@ -92,8 +92,19 @@ def pull_request(action: str = "opened", pr: int = 2) -> dict[str, Any]:
     return p
 
 
-def review(login: str, body: str | None = None, action: str = "submitted") -> dict[str, Any]:
+def _from_fork(p: dict[str, Any]) -> dict[str, Any]:
+    """The same event on a PR whose head is in a fork (`head.repo` another repository)."""
+    p["pull_request"]["head"]["repo"]["full_name"] = "contributor/Hello-World"
+    p["pull_request"]["head"]["repo"]["fork"] = True
+    return p
+
+
+def review(
+    login: str, body: str | None = None, action: str = "submitted", *, fork: bool = False
+) -> dict[str, Any]:
     p = fixture("pull_request_review.submitted.json")
+    if fork:
+        _from_fork(p)
     p["action"] = action
     _author(p["review"]["user"], login)
     _author(p["sender"], login)
@@ -101,8 +112,12 @@ def review(login: str, body: str | None = None, action: str = "submitted") -> di
     return p
 
 
-def review_comment(login: str, body: str, action: str = "created") -> dict[str, Any]:
+def review_comment(
+    login: str, body: str, action: str = "created", *, fork: bool = False
+) -> dict[str, Any]:
     p = fixture("pull_request_review_comment.created.json")
+    if fork:
+        _from_fork(p)
     p["action"] = action
     _author(p["comment"]["user"], login)
     _author(p["sender"], login)
