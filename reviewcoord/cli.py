@@ -17,9 +17,11 @@ from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from reviewcoord import __version__
+from reviewcoord.bots import bot_keys
 from reviewcoord.config import Settings, build_settings
 from reviewcoord.errors import ReviewCoordError, UsageError
-from reviewcoord.model import BOT_KEYS, BotKey, Verdict
+from reviewcoord.model import BotKey, Verdict
+from reviewcoord.normalize import merged_table
 
 EXIT_OK = 0
 EXIT_BLOCK = 1
@@ -59,6 +61,10 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--settle", choices=["fast", "full", "none"], help="when to read (live only)")
     p.add_argument("--format", choices=["json", "comment", "both"], help="what to print")
     p.add_argument("--expected-bots", help="comma list of codex, copilot, cursor, claude, or auto")
+    p.add_argument(
+        "--require-bots",
+        help="comma list of bots that must have reviewed the head before the gate may be go",
+    )
     p.add_argument("--config", help="config file path in the repo (live only)")
     p.add_argument("--fast-timeout", type=int)
     p.add_argument("--full-timeout", type=int)
@@ -75,6 +81,7 @@ def _cli_inputs(args: argparse.Namespace) -> dict[str, object]:
         "settle": args.settle,
         "format": args.format,
         "expected-bots": args.expected_bots,
+        "require-bots": args.require_bots,
         "fast-timeout": args.fast_timeout,
         "full-timeout": args.full_timeout,
         "poll-interval": args.poll_interval,
@@ -84,12 +91,14 @@ def _cli_inputs(args: argparse.Namespace) -> dict[str, object]:
 
 
 def expected_for_replay(settings: Settings, seen: Mapping[BotKey, int]) -> list[BotKey]:
-    """`auto` in a replay = the known bots that wrote anything in the snapshot (all four if
-    none: an empty expected set must never mean an instant `go`) plus any named explicitly."""
+    """`auto` in a replay = the known bots that wrote anything in the snapshot (every known bot
+    if none: an empty expected set must never mean an instant `go`) plus any named explicitly, and
+    every `require-bots` bot."""
+    named = {*settings.explicit_expected, *settings.require_bots}
     if not settings.auto_expected:
-        return settings.explicit_expected
-    found = [b for b in BOT_KEYS if seen.get(b)] or list(BOT_KEYS)
-    return [b for b in BOT_KEYS if b in found or b in settings.explicit_expected]
+        return [b for b in bot_keys() if b in named]
+    found = [b for b in bot_keys() if seen.get(b)] or list(bot_keys())
+    return [b for b in bot_keys() if b in found or b in named]
 
 
 def print_verdict(verdict: Verdict, fmt: str, out: TextIO) -> None:
@@ -116,7 +125,12 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
     snap = snapshot.load(args.replay)
     if snap.pull.number != args.pr:
         raise UsageError(f"{args.replay}: the snapshot is PR {snap.pull.number}, not PR {args.pr}")
-    ingested = ingest(snap.comments, head_sha=snap.pull.head_sha)
+    ingested = ingest(
+        snap.comments,
+        head_sha=snap.pull.head_sha,
+        pr_by_bot=snap.pull.author_type.casefold() == "bot",
+        table=merged_table(settings.severity),
+    )
     verdict = verdict_from(
         ingested,
         repo=args.repo or snap.repo,
@@ -127,6 +141,7 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
         expected=expected_for_replay(settings, ingested.seen),
         group_window=settings.group_window,
         severity_overrides=settings.severity,
+        required=settings.require_bots,
     )
     print_verdict(verdict, settings.format, out)
     return EXIT_BLOCK if settings.fail_on_block and verdict.gate == "block" else EXIT_OK

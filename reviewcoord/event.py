@@ -1,4 +1,4 @@
-"""Event → PR number (interface §2). The payload is untrusted; its head SHA is never used
+"""Event → PR number (docs/interface.md §2). The payload is untrusted; its head SHA is never used
 (it may be stale, and `issue_comment` / `workflow_dispatch` have none): the pipeline reads
 `GET pulls/{n}` for that.
 """

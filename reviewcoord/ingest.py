@@ -2,7 +2,7 @@
 
 Pure: the caller has already read every page (the gateway guarantees completeness). Here we
 route each comment to its bot's parser, drop our own sticky, record unknown bots, and work out
-for each bot whether it has *finished* on the current head (seed Step 1):
+for each bot whether it has *finished* on the current head (README § When it reads: settle):
 
 * a review counts for the head when its `commit_id` is the head;
 * an inline comment when its `original_commit_id` is the head (GitHub re-anchors `commit_id` of
@@ -12,33 +12,46 @@ for each bot whether it has *finished* on the current head (seed Step 1):
 * an issue comment that names no commit counts when it was created or edited after the head
   commit was pushed (unknown push time, as in a replay: it counts).
 
-An in-progress signal on the head (Claude's working stub, Codex's Running tracker) makes the bot
-pending even when older output exists; a finished clean review makes it settled.
+Each on-head comment signals a run state (interface §5): a working tracker → `working`; a
+finding, a clean verdict or a done signal → `reviewed`; a failure notice (error, usage limit)
+→ `failed`; a refusal by design → `skipped`. The newest signal wins (see `bot_state`). A
+comment we could not classify signals nothing: its finding is kept, the bot is not `reviewed`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Literal
+from datetime import UTC, datetime
 
-from reviewcoord.bots import bot_for_login, parse_comment
-from reviewcoord.model import BOT_KEYS, BotKey, Finding, ParsedComment, ParseNote, RawComment
+from reviewcoord.bots import bot_for_login, bot_keys, bot_pr_skip, parse_comment
+from reviewcoord.model import (
+    BotKey,
+    BotState,
+    BotStatus,
+    Finding,
+    Level,
+    ParsedComment,
+    ParseNote,
+    RawComment,
+)
 
 MARKER = "<!-- review-coordinator-verdict -->"
-
-BotState = Literal["settled", "in_progress", "absent"]
+PENDING_STATES: frozenset[str] = frozenset({"not_seen", "working"})
 
 
 @dataclass(frozen=True)
 class Ingested:
     findings: list[Finding]
-    states: dict[BotKey, BotState]
+    bots: dict[BotKey, BotStatus]
     unknown_bots: list[str]
     parse_notes: list[ParseNote]
     # How many comments each bot wrote (any commit): `expected-bots: auto` and logs use it.
     seen: dict[BotKey, int] = field(default_factory=dict)
+
+    def state(self, bot: BotKey) -> BotState:
+        status = self.bots.get(bot)
+        return status.state if status is not None else "not_seen"
 
 
 def is_ours(comment: RawComment, own_login: str | None) -> bool:
@@ -99,19 +112,76 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
     return out
 
 
+def _signal(parsed: ParsedComment) -> BotState | None:
+    """The run state one on-head comment signals, if any."""
+    if parsed.kind == "in_progress":
+        return "working"
+    if parsed.kind in ("failed", "skipped"):
+        return parsed.kind
+    if not parsed.review_signal:
+        return None
+    if parsed.kind in ("finding", "clean", "reviewed") or parsed.reviewed_commit:
+        return "reviewed"
+    return None
+
+
+# When two signals carry the same time (or none), the more cautious one is taken as the later:
+# working over failed/skipped over reviewed.
+_CAUTION = {"reviewed": 0, "skipped": 1, "failed": 2, "working": 3}
+_UNDATED = datetime.min.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class _Signal:
+    state: BotState
+    when: datetime
+    comment_id: int
+    detail: str
+    url: str
+
+    def order(self) -> tuple[datetime, int, int]:
+        return (self.when, _CAUTION[self.state], self.comment_id)
+
+
+def bot_state(signals: Sequence[_Signal]) -> BotStatus:
+    """A bot's state on the head from its signals there, oldest first (interface §5): the newest
+    signal wins, except that a failure or skip notice never undoes a finished review of the same
+    head (a re-request that failed leaves the earlier review standing), and failed/skipped stay
+    final until the bot shows working or reviewed again."""
+    current: _Signal | None = None
+    for signal in sorted(signals, key=_Signal.order):
+        if (
+            current is not None
+            and current.state == "reviewed"
+            and signal.state
+            in (
+                "failed",
+                "skipped",
+            )
+        ):
+            continue
+        current = signal
+    if current is None:
+        return BotStatus(state="not_seen")
+    return BotStatus(state=current.state, detail=current.detail, url=current.url)
+
+
 def ingest(
     comments: Iterable[RawComment],
     *,
     head_sha: str,
     head_time: datetime | None = None,
     own_login: str | None = None,
+    pr_by_bot: bool = False,
+    table: Mapping[str, Mapping[str, Level]] | None = None,
 ) -> Ingested:
+    """Every comment → findings (levelled under `table`: the effective severity table, default
+    docs/severity.md), each known bot's run state on the head, unknown bots, parse notes."""
     findings: list[Finding] = []
     notes: list[ParseNote] = []
     unknown: set[str] = set()
     seen: dict[BotKey, int] = {}
-    finished: set[BotKey] = set()
-    working: set[BotKey] = set()
+    signals: dict[BotKey, list[_Signal]] = {}
     for comment in sorted(comments, key=lambda c: (c.endpoint, c.id)):
         if is_ours(comment, own_login):
             continue
@@ -121,27 +191,26 @@ def ingest(
                 unknown.add(comment.author_login)
             continue
         seen[bot] = seen.get(bot, 0) + 1
-        parsed = parse_comment(bot, comment)
+        parsed = parse_comment(bot, comment, table)
         findings.extend(parsed.findings)
         if parsed.parse_note:
             notes.append(ParseNote(bot=bot, url=comment.html_url, note=parsed.parse_note))
-        if not is_on_head(comment, parsed, head_sha, head_time):
+        state = _signal(parsed)
+        if state is None or not is_on_head(comment, parsed, head_sha, head_time):
             continue
-        if parsed.kind == "in_progress":
-            working.add(bot)
-        elif parsed.kind in ("finding", "clean") or parsed.reviewed_commit:
-            finished.add(bot)
-    states: dict[BotKey, BotState] = {}
-    for bot in BOT_KEYS:
-        if bot in working:
-            states[bot] = "in_progress"
-        elif bot in finished:
-            states[bot] = "settled"
-        else:
-            states[bot] = "absent"
+        when = comment.updated_at or comment.created_at or _UNDATED
+        signals.setdefault(bot, []).append(
+            _Signal(state, when, comment.id, parsed.detail, comment.html_url)
+        )
+    states = {bot: bot_state(signals.get(bot, [])) for bot in bot_keys()}
+    if pr_by_bot:
+        for bot in bot_keys():
+            reason = bot_pr_skip(bot)
+            if reason and states[bot].state == "not_seen":
+                states[bot] = BotStatus(state="skipped", detail=reason)
     return Ingested(
         findings=_dedupe(findings),
-        states=states,
+        bots=states,
         unknown_bots=sorted(unknown),
         parse_notes=sorted(notes, key=lambda n: (n.bot, n.url, n.note)),
         seen=seen,
@@ -149,9 +218,16 @@ def ingest(
 
 
 def settled_and_pending(
-    states: dict[BotKey, BotState], expected: Sequence[BotKey]
-) -> tuple[list[str], list[str]]:
-    """settled_on = bots finished on head (expected or not); pending = expected, not finished."""
-    settled: list[str] = [b for b in BOT_KEYS if states.get(b) == "settled"]
-    pending: list[str] = [b for b in BOT_KEYS if b in expected and states.get(b) != "settled"]
-    return settled, pending
+    bots: Mapping[BotKey, BotStatus], expected: Sequence[BotKey]
+) -> tuple[list[str], list[str], list[str]]:
+    """settled_on = bots that reviewed the head (expected or not); pending = expected and
+    not_seen or working; unreviewed = expected and failed or skipped (interface §5)."""
+    states = {bot: status.state for bot, status in bots.items()}
+    settled: list[str] = [b for b in bot_keys() if states.get(b) == "reviewed"]
+    pending: list[str] = [
+        b for b in bot_keys() if b in expected and states.get(b, "not_seen") in PENDING_STATES
+    ]
+    unreviewed: list[str] = [
+        b for b in bot_keys() if b in expected and states.get(b) in ("failed", "skipped")
+    ]
+    return settled, pending, unreviewed

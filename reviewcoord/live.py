@@ -17,7 +17,7 @@ from reviewcoord.settle import SystemClock
 
 
 def find_token(env: Mapping[str, str]) -> str:
-    """GITHUB_TOKEN, then GH_TOKEN, then `gh auth token` (interface §1)."""
+    """GITHUB_TOKEN, then GH_TOKEN, then `gh auth token` (docs/interface.md §1)."""
     for name in ("GITHUB_TOKEN", "GH_TOKEN"):
         if env.get(name, "").strip():
             return env[name].strip()

@@ -3,7 +3,7 @@
 RawComment (as read from one of three endpoints)
   → ParsedComment (one bot's classification of it, with zero or more Finding)
   → Group (findings at the same place, across bots)
-  → Verdict (ranked, bucketed, gated; its JSON is interface.md §5)
+  → Verdict (ranked, bucketed, gated; its JSON is docs/interface.md §5)
 
 All models are frozen: stages return new values, never mutate their inputs.
 """
@@ -20,19 +20,19 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Endpoint = Literal["review", "review_comment", "issue_comment"]
 Level = Literal["critical", "medium", "low"]
-CommentKind = Literal["finding", "clean", "in_progress", "noise"]
+# What one comment is: findings, a clean verdict, an in-progress signal, a notice that the bot
+# could not (`failed`) or would not (`skipped`) review, a done signal without findings of its own
+# (`reviewed`: Codex's status table "Completed"), or noise (wrappers, chatter).
+CommentKind = Literal["finding", "clean", "in_progress", "reviewed", "failed", "skipped", "noise"]
+# A bot's run state for the current head (interface §5 `bots`).
+BotState = Literal["not_seen", "working", "reviewed", "failed", "skipped"]
+# States after which settle does not wait for the bot (unless it later shows working/reviewed).
+FINAL_STATES: frozenset[str] = frozenset({"reviewed", "failed", "skipped"})
 Gate = Literal["block", "go"]
 SettleMode = Literal["fast", "full", "none"]
 
-# The four reviewers we judge, in display order. Keys are what users write in `expected-bots`.
-BotKey = Literal["codex", "copilot", "cursor", "claude"]
-BOT_KEYS: tuple[BotKey, ...] = ("codex", "copilot", "cursor", "claude")
-BOT_DISPLAY: dict[str, str] = {
-    "codex": "Codex",
-    "copilot": "Copilot",
-    "cursor": "Cursor",
-    "claude": "Claude",
-}
+# A registered reviewer's key (reviewcoord/bots/registry.py): what users write in `expected-bots`.
+BotKey = str
 
 LEVEL_RANK: dict[str, int] = {"critical": 3, "medium": 2, "low": 1}
 
@@ -72,7 +72,8 @@ class Finding(Frozen):
     title: str
     gist: str = ""  # first line of the explanation, for the one-line summary
     severity_raw: str | None  # exactly as the bot wrote it, or None
-    severity: Level
+    # Our level for it, computed once by `bots.parse_comment` (no label: medium).
+    severity: Level = "medium"
     file: str | None
     line: int | None
     line_end: int | None = None
@@ -93,10 +94,23 @@ class ParsedComment(Frozen):
     parse_note: str | None = None
     # Free text for logs: why this kind (e.g. "codex usage-limit notice").
     reason: str = ""
+    # One line for people, shown with a failed/skipped/working state ("usage limit reached").
+    detail: str = ""
+    # False for a comment we could not classify: its fallback finding is kept, but it never
+    # makes the bot `reviewed` (an unknown wording may be a failure notice).
+    review_signal: bool = True
+
+
+class BotStatus(Frozen):
+    """What one bot did on the current head, and the comment that says so (interface §5)."""
+
+    state: BotState
+    detail: str = ""
+    url: str = ""
 
 
 class Source(Frozen):
-    """One bot comment behind a verdict entry (interface §5 `sources[]`)."""
+    """One bot comment behind a verdict entry (docs/interface.md §5 `sources[]`)."""
 
     bot: BotKey
     severity_raw: str | None
@@ -119,15 +133,6 @@ class Group(Frozen):
     agreement: int  # number of distinct bots
     findings: tuple[Finding, ...]
 
-    @property
-    def spread(self) -> str:
-        """`Cursor:High Severity · Copilot:medium · Codex:P3`: every member's own label."""
-        parts = []
-        for f in self.findings:
-            label = f.severity_raw if f.severity_raw else f"{f.severity} (no label)"
-            parts.append(f"{BOT_DISPLAY[f.bot]}:{label}")
-        return " · ".join(parts)
-
 
 FindingStatus = Literal["new", "still_open", "awaiting_decision", "likely_fixed", "accepted"]
 ReplyKind = Literal["rebutted", "wontfix", "deferred", "fixed"]
@@ -135,7 +140,7 @@ AcceptKind = Literal["follow-up", "wontfix", "by-design"]
 
 
 class AuthorReply(Frozen):
-    """A human's reply to a finding (seed 003 § Reply harvesting): moves it sideways only."""
+    """A human's reply to a finding (README § Review cycles, Replies): moves it sideways only."""
 
     kind: ReplyKind
     by: str
@@ -152,7 +157,7 @@ class SeverityAdjustment(Frozen):
 
 
 class VerdictFinding(Frozen):
-    """A ranked group as published (interface §5 `critical[]` / `advisory[]`)."""
+    """A ranked group as published (docs/interface.md §5 `critical[]` / `advisory[]`)."""
 
     id: str  # display id F1, F2, … (never `#1`: GitHub would link an issue)
     file: str | None
@@ -213,7 +218,7 @@ class CycleChange(Frozen):
 
 
 class ConvergenceInfo(Frozen):
-    """Convergence mode (seed 001): on after `after` block cycles."""
+    """Convergence mode (README § Convergence mode): on after `after` block cycles."""
 
     active: bool
     block_cycles: int
@@ -228,7 +233,7 @@ class ParseNote(Frozen):
 
 
 class Verdict(Frozen):
-    """The product. `model_dump(mode="json")` is exactly interface.md §5 (plus added fields)."""
+    """The product. `model_dump(mode="json")` is exactly docs/interface.md §5 (plus additions)."""
 
     schema_: int = Field(default=1, alias="schema", serialization_alias="schema")
     repo: str
@@ -243,9 +248,14 @@ class Verdict(Frozen):
     advisory: list[VerdictFinding]
     gate: Gate
     gate_reason: str
-    # Added fields (interface §5 allows additions):
+    # Added fields (docs/interface.md §5 allows additions):
     expected_bots: list[str] = Field(default_factory=list)
     parse_notes: list[ParseNote] = Field(default_factory=list)
+    # Bot run states (interface §5): every expected or seen known bot, and the expected ones
+    # that said they could not or would not review the head; `require-bots` as configured.
+    bots: dict[str, BotStatus] = Field(default_factory=dict)
+    unreviewed: list[str] = Field(default_factory=list)
+    required_bots: list[str] = Field(default_factory=list)
     # Review cycles (README § Review cycles); empty/None when there is no history:
     review_mode: Literal["initial", "incremental", "full", "same_head"] | None = None
     previous_head: str | None = None

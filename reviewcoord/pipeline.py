@@ -10,10 +10,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from reviewcoord.bots import bot_keys
 from reviewcoord.group import DEFAULT_WINDOW, group
 from reviewcoord.ingest import Ingested, ingest, settled_and_pending
-from reviewcoord.model import BotKey, Level, RawComment, SettleMode, Verdict, VerdictFinding
-from reviewcoord.normalize import merged_table, normalize
+from reviewcoord.model import (
+    BotKey,
+    BotStatus,
+    Level,
+    RawComment,
+    SettleMode,
+    Verdict,
+    VerdictFinding,
+)
+from reviewcoord.normalize import merged_table
 from reviewcoord.rank import gate, rank, to_verdict_findings
 
 
@@ -28,10 +37,9 @@ def verdict_from(
     expected: Sequence[BotKey],
     group_window: int = DEFAULT_WINDOW,
     severity_overrides: Mapping[str, Mapping[str, Level]] | None = None,
+    required: Sequence[BotKey] = (),
 ) -> Verdict:
-    table = merged_table(severity_overrides or {})
-    findings = normalize(ingested.findings, table)
-    ranked = rank(group(findings, group_window))
+    ranked = rank(group(ingested.findings, group_window))
     critical, advisory = to_verdict_findings(ranked)
     return assemble(
         ingested,
@@ -43,7 +51,29 @@ def verdict_from(
         cycle=cycle,
         settle=settle,
         expected=expected,
+        required=required,
     )
+
+
+def bot_statuses(ingested: Ingested, expected: Sequence[BotKey]) -> dict[str, BotStatus]:
+    """interface §5 `bots`: every expected bot and every known bot seen on this PR."""
+    shown = set(expected) | set(ingested.seen)
+    return {
+        bot: ingested.bots.get(bot, BotStatus(state="not_seen"))
+        for bot in bot_keys()
+        if bot in shown
+    }
+
+
+def required_missing(
+    ingested: Ingested, required: Sequence[BotKey]
+) -> list[tuple[BotKey, BotStatus]]:
+    """The `require-bots` bots that have not reviewed the head, with what they did instead."""
+    return [
+        (bot, ingested.bots.get(bot, BotStatus(state="not_seen")))
+        for bot in required
+        if ingested.state(bot) != "reviewed"
+    ]
 
 
 def assemble(
@@ -57,12 +87,15 @@ def assemble(
     cycle: int,
     settle: SettleMode,
     expected: Sequence[BotKey],
+    required: Sequence[BotKey] = (),
     **extra: Any,
 ) -> Verdict:
-    """The one place a verdict is put together: who settled, the gate and its reason (`block`
-    iff `critical` is non-empty). `extra` carries the review-cycle fields (reconcile)."""
-    settled_on, pending = settled_and_pending(ingested.states, expected)
-    gate_value, reason = gate(critical, advisory, pending)
+    """The one place a verdict is put together: bot states, who settled, the gate and its
+    reason (`block` iff `critical` is non-empty or a `require-bots` bot has not reviewed the
+    head). `extra` carries the review-cycle fields (reconcile)."""
+    settled_on, pending, unreviewed = settled_and_pending(ingested.bots, expected)
+    missing = required_missing(ingested, required)
+    gate_value, reason = gate(critical, advisory, pending, missing, head_sha)
     return Verdict(
         repo=repo,
         pr=pr,
@@ -78,6 +111,9 @@ def assemble(
         gate_reason=reason,
         expected_bots=list(expected),
         parse_notes=ingested.parse_notes,
+        bots=bot_statuses(ingested, expected),
+        unreviewed=unreviewed,
+        required_bots=list(required),
         **extra,
     )
 
@@ -95,9 +131,16 @@ def judge(
     own_login: str | None = None,
     group_window: int = DEFAULT_WINDOW,
     severity_overrides: Mapping[str, Mapping[str, Level]] | None = None,
+    required: Sequence[BotKey] = (),
 ) -> Verdict:
     """All comments of a PR → its verdict."""
-    ingested = ingest(comments, head_sha=head_sha, head_time=head_time, own_login=own_login)
+    ingested = ingest(
+        comments,
+        head_sha=head_sha,
+        head_time=head_time,
+        own_login=own_login,
+        table=merged_table(severity_overrides or {}),
+    )
     return verdict_from(
         ingested,
         repo=repo,
@@ -108,4 +151,5 @@ def judge(
         expected=expected,
         group_window=group_window,
         severity_overrides=severity_overrides,
+        required=required,
     )

@@ -1,14 +1,16 @@
-"""Rank and bucket groups, and decide the gate (seed Step 4, interface §5).
+"""Rank and bucket groups, and decide the gate (README § The verdict, docs/interface.md §5).
 
 Rank by (level desc, agreement desc, file, line). Two buckets only: `critical` (the one level
-that gates) and `advisory` (everything else). `gate = block` iff `critical` is non-empty.
+that gates) and `advisory` (everything else). `gate = block` iff `critical` is non-empty or a
+bot named in `require-bots` has not reviewed the head.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reviewcoord.model import LEVEL_RANK, Gate, Group, Source, VerdictFinding
+from reviewcoord.group import spread
+from reviewcoord.model import LEVEL_RANK, BotStatus, Gate, Group, Source, VerdictFinding
 
 
 def rank_key(g: Group) -> tuple[int, int, bool, str, bool, int, str]:
@@ -54,7 +56,7 @@ def to_verdict_findings(
                 )
                 for f in g.findings
             ],
-            spread=g.spread,
+            spread=spread(g),
             gist=g.gist,
         )
         (critical if g.severity == "critical" else advisory).append(entry)
@@ -65,15 +67,38 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def unreviewed_reason(bot: str, status: BotStatus, head_sha: str) -> str:
+    """`require-bots`: why a required bot blocks ("codex has not reviewed 9f1c2e4: failed —
+    usage limit reached")."""
+    what = {
+        "not_seen": "nothing posted yet",
+        "working": "still working",
+        "failed": "failed",
+        "skipped": "skipped",
+        "reviewed": "reviewed",
+    }[status.state]
+    detail = f" — {status.detail}" if status.detail else ""
+    return f"required bot {bot} has not reviewed {head_sha[:7]}: {what}{detail}"
+
+
 def gate(
-    critical: Sequence[VerdictFinding], advisory: Sequence[VerdictFinding], pending: Sequence[str]
+    critical: Sequence[VerdictFinding],
+    advisory: Sequence[VerdictFinding],
+    pending: Sequence[str],
+    required_missing: Sequence[tuple[str, BotStatus]] = (),
+    head_sha: str = "",
 ) -> tuple[Gate, str]:
-    """The gate and its one-line reason."""
+    """The gate and its one-line reason: `block` iff a critical finding, or a `require-bots`
+    bot that has not reviewed the head."""
     waiting = f"; still pending: {', '.join(pending)}" if pending else ""
+    missing = "; ".join(unreviewed_reason(b, s, head_sha) for b, s in required_missing)
     if critical:
         top = max(f.agreement for f in critical)
         agree = f" ({top} bots agree)" if top > 1 else ""
-        return "block", f"{_plural(len(critical), 'critical finding')}{agree}{waiting}"
+        also = f"; {missing}" if missing else ""
+        return "block", f"{_plural(len(critical), 'critical finding')}{agree}{also}{waiting}"
+    if missing:
+        return "block", missing
     if advisory:
         return "go", f"no critical findings ({len(advisory)} advisory){waiting}"
     return "go", f"clean: no findings{waiting}"

@@ -1,6 +1,6 @@
 """Review cycles: reconcile this run's findings with the recorded history. Pure (no I/O).
 
-Seeds 000 (reconcile), 001 (convergence) and 003 (replies, accepted exceptions), made
+The original design's reconcile, convergence and reply rules (README § Review cycles), made
 deterministic. A finding's identity across cycles is its *base* stable id (`model.Finding.
 stable_id` without the `-2` suffix ingest adds to same-id collisions). With a trustworthy record:
 
@@ -55,7 +55,7 @@ from reviewcoord.model import (
     Verdict,
     VerdictFinding,
 )
-from reviewcoord.normalize import level_for, merged_table, normalize
+from reviewcoord.normalize import level_for, merged_table
 from reviewcoord.pipeline import assemble
 from reviewcoord.rank import rank, rank_key, to_verdict_findings
 from reviewcoord.replies import harvest_replies, parse_commands
@@ -115,7 +115,7 @@ def _on_head(
 
 
 def _from_entry(e: Entry) -> Finding:
-    bot: BotKey = e.bot  # type: ignore[assignment]
+    bot: BotKey = e.bot
     return Finding(
         bot=bot,
         stable_id=e.sid,
@@ -154,11 +154,12 @@ def judge_cycle(
     expected: Sequence[BotKey],
     group_window: int = DEFAULT_WINDOW,
     severity_overrides: Mapping[str, Mapping[str, Level]] | None = None,
+    required: Sequence[BotKey] = (),
 ) -> tuple[Verdict, History]:
     """This run's verdict and the record to store with it."""
     record = ctx.record
     table = merged_table(severity_overrides or {})
-    findings = normalize(ingested.findings, table)
+    findings = ingested.findings  # levelled once, at ingest, under the same table
     by_key = {(c.endpoint, c.id): c for c in comments}
     st = _State()
     rec = {e.sid: e for e in record.findings} if record else {}
@@ -174,7 +175,7 @@ def judge_cycle(
         touched_cache: list[frozenset[str] | None] = []
 
         def reviewed(bot: str, file: str | None) -> bool:
-            if ingested.states.get(bot) != "settled":  # type: ignore[call-overload]
+            if ingested.state(bot) != "reviewed":
                 return False
             if file is None:
                 return True
@@ -454,6 +455,7 @@ def judge_cycle(
         cycle=ctx.cycle,
         settle=settle,
         expected=expected,
+        required=required,
         review_mode=ctx.mode,
         previous_head=ctx.previous_head,
         force_push=ctx.force_push,

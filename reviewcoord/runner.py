@@ -16,14 +16,15 @@ from datetime import datetime
 from typing import Literal
 
 from reviewcoord.actions_io import Log
-from reviewcoord.bots import bot_for_login
+from reviewcoord.bots import bot_for_login, bot_keys
 from reviewcoord.config import Settings, build_settings, parse_config_file
 from reviewcoord.errors import ConfigError, GatewayError, WriteForbidden
 from reviewcoord.github.dry_run import DryRunGateway
 from reviewcoord.github.gateway import CheckOutput, CheckRunRef, Gateway, PullInfo, StatusState
 from reviewcoord.history import History, bound, encode, find_record, fingerprint
 from reviewcoord.ingest import ingest
-from reviewcoord.model import BOT_KEYS, BotKey, RawComment, SettleMode, Verdict
+from reviewcoord.model import BotKey, Level, RawComment, SettleMode, Verdict
+from reviewcoord.normalize import merged_table
 from reviewcoord.publish.check_run import (
     CheckRunCache,
     finish_check,
@@ -36,6 +37,7 @@ from reviewcoord.reconcile import CycleContext, CycleLookups, Mode, cycle_for, j
 from reviewcoord.settle import Clock, Reading, Settled, SettlePolicy, settle, waiting_for
 
 ACTIONS_BOT = "github-actions[bot]"
+UNREVIEWED = ("failed", "skipped")
 # How often publishing starts over when the head moves under it (then it publishes as read).
 MAX_PUBLISH_RESTARTS = 2
 FORK_HELP = (
@@ -176,7 +178,11 @@ class Surfaces:
 
 
 def _read(
-    gateway: Gateway, req: RunRequest, own_login: str | None, times: dict[str, datetime | None]
+    gateway: Gateway,
+    req: RunRequest,
+    own_login: str | None,
+    times: dict[str, datetime | None],
+    table: Mapping[str, Mapping[str, Level]],
 ) -> Reading:
     pr = req.pr
     pull = gateway.get_pull(pr)
@@ -190,7 +196,12 @@ def _read(
         known = _recorded_time(req, own_login, pull.head_sha, comments)
         times[pull.head_sha] = known or gateway.get_commit_time(pull.head_sha)
     ingested = ingest(
-        comments, head_sha=pull.head_sha, head_time=times[pull.head_sha], own_login=own_login
+        comments,
+        head_sha=pull.head_sha,
+        head_time=times[pull.head_sha],
+        own_login=own_login,
+        pr_by_bot=pull.author_type.casefold() == "bot",
+        table=table,
     )
     return Reading(pull=pull, comments=comments, ingested=ingested)
 
@@ -204,19 +215,20 @@ def resolve_expected(
     recorded: Sequence[BotKey] | None = None,
 ) -> list[BotKey]:
     """`auto`: the known bots seen in the repository's recent comments or on this PR, plus any
-    named; all four when none was ever seen (an empty set must never mean an instant `go`).
+    named; every known bot when none was ever seen (an empty set must never mean an instant
+    `go`).
     (The repository-wide lists hold inline and conversation comments, not review bodies, so a
     bot that only ever left clean reviews is found through this PR's own reviews.)
     `recorded`: the set the last run resolved for this same head (our history record): kept,
     plus the bots seen on this PR since, without reading the repository-wide lists again;
     they are not read either when every known bot is already on this PR."""
-    expected: set[BotKey] = set(settings.explicit_expected)
+    expected: set[BotKey] = {*settings.explicit_expected, *settings.require_bots}
     if settings.auto_expected and recorded is not None:
         expected |= set(recorded) | set(on_this_pr)
         log.info(f"expected-bots auto: as resolved for this head: {', '.join(sorted(expected))}")
     elif settings.auto_expected:
         found = set(on_this_pr)
-        if found != set(BOT_KEYS):
+        if not set(bot_keys()) <= found:
             seen = {bot_for_login(login) for login, _type in gateway.recent_comment_authors()}
             found |= {b for b in seen if b is not None}
         if found:
@@ -226,14 +238,11 @@ def resolve_expected(
         elif not expected:
             log.notice(
                 "expected-bots auto: no known AI reviewer has commented on this repository "
-                "recently; expecting all four (codex, copilot, cursor, claude)"
+                f"recently; expecting every known bot ({', '.join(bot_keys())})"
             )
-            found = set(BOT_KEYS)
+            found = set(bot_keys())
         expected |= found
-    if pull.author_type.casefold() == "bot" and "cursor" in expected:
-        expected.discard("cursor")
-        log.info("cursor is not expected: Bugbot does not review PRs opened by a bot account")
-    return [b for b in BOT_KEYS if b in expected]
+    return [b for b in bot_keys() if b in expected]
 
 
 class Cycles:
@@ -481,6 +490,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
         if settings.dry_run and not isinstance(gateway, DryRunGateway):
             gateway = DryRunGateway(gateway, log, req.identity_hint or "(you)")
         times: dict[str, datetime | None] = {}
+        table = merged_table(settings.severity)
         last_issue_comments: list[RawComment] = []
         surfaces: Surfaces | None = None
 
@@ -499,7 +509,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             )
 
         def read() -> Reading:
-            reading = _read(gateway, req, own_login, times)
+            reading = _read(gateway, req, own_login, times, table)
             last_issue_comments[:] = [c for c in reading.comments if c.endpoint == "issue_comment"]
             return reading
 
@@ -586,6 +596,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             full_timeout=settings.full_timeout,
             poll_interval=settings.poll_interval,
             merge_patience=settings.merge_patience,
+            required=settings.require_bots,
         )
 
         def judge(reading: Reading) -> Verdict:
@@ -601,17 +612,18 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             )
 
         def on_poll(reading: Reading, elapsed: float) -> None:
-            states = reading.ingested.states
-            done = [b for b in expected if states.get(b) == "settled"]
+            states = {b: reading.ingested.state(b) for b in expected}
+            done = [b for b, state in states.items() if state == "reviewed"]
+            gone = [f"{b} ({state})" for b, state in states.items() if state in UNREVIEWED]
             log.info(
-                f"t+{elapsed:.0f}s head {reading.pull.head_sha[:7]}: settled "
-                f"{', '.join(done) or 'none'}; waiting for "
-                f"{', '.join(waiting_for(reading, expected)) or 'nobody'}"
+                f"t+{elapsed:.0f}s head {reading.pull.head_sha[:7]}: reviewed "
+                f"{', '.join(done) or 'none'}; did not review {', '.join(gone) or 'none'}; "
+                f"waiting for {', '.join(waiting_for(reading, expected)) or 'nobody'}"
             )
 
         try:
             settled = settle(
-                read, policy, clock, lambda r: judge(r).gate == "go", on_poll, first=first
+                read, policy, clock, lambda r: not judge(r).critical, on_poll, first=first
             )
         except GatewayError as exc:
             return fail(str(exc), pull)
@@ -654,7 +666,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
         )
         started = outcome.head_sha or started
         try:
-            settled = settle(read, policy, clock, lambda r: judge(r).gate == "go", on_poll)
+            settled = settle(read, policy, clock, lambda r: not judge(r).critical, on_poll)
         except GatewayError as exc:
             return fail(str(exc), settled.reading.pull)
     outcome.read_only = surfaces.read_only
@@ -758,6 +770,7 @@ def _judge_cycle(
         expected=expected,
         group_window=settings.group_window,
         severity_overrides=settings.severity,
+        required=settings.require_bots,
     )
     histories[head] = history.model_copy(
         update={"ht": head_time.isoformat() if head_time else None, "exp": list(expected)}

@@ -1,4 +1,5 @@
-"""Settle: decide *when* to read (seed Step 1). Never wait on the slowest bot, never forever.
+"""Settle: decide *when* to read (README § When it reads: settle). Never wait on the slowest
+bot, never forever.
 
 * `none`: read once.
 * `fast`: done when every fast-pack bot (∩ expected) has finished on the head, or at
@@ -6,6 +7,9 @@
 * `full`: done when every expected bot has finished on the head, or at `full-timeout`.
 * Merge patience: when `fast` would publish `go` while a slow-pack bot (Codex) is still pending
   on the head, keep waiting as `full` — the fast path governs iteration, the patient path merge.
+  A bot named in `require-bots` is waited for the same way, whatever `merge-patience` says.
+* "Finished" is a final run state: `reviewed`, `failed` or `skipped` (interface §5). A bot that
+  says it cannot review is not waited for.
 * If the head moves while settling, start over on the new head (at most `max_restarts` times):
   a verdict is only ever published for a head that was read.
 
@@ -21,7 +25,7 @@ from typing import Protocol
 
 from reviewcoord.github.gateway import PullInfo
 from reviewcoord.ingest import Ingested
-from reviewcoord.model import BotKey, RawComment, SettleMode
+from reviewcoord.model import FINAL_STATES, BotKey, RawComment, SettleMode
 
 
 class Clock(Protocol):
@@ -58,6 +62,9 @@ class SettlePolicy:
     poll_interval: float
     merge_patience: bool
     max_restarts: int = 3
+    # `require-bots`: a `go` needs each of them reviewed, so a fast settle that would otherwise
+    # publish while one is still pending waits for the full settle, merge patience or not.
+    required: Sequence[BotKey] = ()
 
 
 @dataclass
@@ -71,11 +78,13 @@ class Settled:
 
 
 def _finished(reading: Reading, bots: Sequence[BotKey]) -> bool:
-    return all(reading.ingested.states.get(b) == "settled" for b in bots)
+    return not waiting_for(reading, bots)
 
 
 def waiting_for(reading: Reading, bots: Sequence[BotKey]) -> list[BotKey]:
-    return [b for b in bots if reading.ingested.states.get(b) != "settled"]
+    """The bots still to come on the head: not seen or working. `reviewed`, `failed` and
+    `skipped` are final (a bot that said it cannot review is not waited for)."""
+    return [b for b in bots if reading.ingested.state(b) not in FINAL_STATES]
 
 
 def settle(
@@ -105,11 +114,17 @@ def settle(
         if mode == "fast":
             if _finished(reading, fast_set) or elapsed >= policy.fast_timeout:
                 timed_out = not _finished(reading, fast_set)
-                slow_pending = waiting_for(reading, slow_set)
-                if policy.merge_patience and slow_pending and would_go(reading):
+                patient = waiting_for(reading, slow_set) if policy.merge_patience else []
+                required = waiting_for(reading, policy.required)
+                if (patient or required) and would_go(reading):
+                    why = " and ".join(
+                        name
+                        for name, bots in (("merge patience", patient), ("require-bots", required))
+                        if bots
+                    )
                     notes.append(
-                        f"merge patience: go while {', '.join(slow_pending)} pending on head; "
-                        "waiting for full settle"
+                        f"{why}: go while {', '.join(dict.fromkeys([*patient, *required]))} "
+                        "pending on head; waiting for full settle"
                     )
                     mode = "full"
                     continue

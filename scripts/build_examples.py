@@ -1,4 +1,4 @@
-"""Rebuild examples/*.json from real bot comment bodies in shared/bots/corpus.jsonl.
+"""Rebuild examples/*.json from real bot comment bodies in tests/fixtures/bots/corpus.jsonl.
 
 The bodies are real; ids, anchors (path/line), commits and times are assigned here so the snapshot
 reads like one PR, and the commit a body says it reviewed (Codex "Reviewed commit", Bugbot "for
@@ -122,7 +122,7 @@ class Builder:
 
 
 def main() -> None:
-    path = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared/bots/corpus.jsonl"
+    path = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "tests/fixtures/bots/corpus.jsonl"
     c = corpus(path)
 
     block = Builder(c, 12)

@@ -3,29 +3,31 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from reviewcoord.model import Endpoint, RawComment
 
-CORPUS_NAME = "bots/corpus.jsonl"
+# Real bot bodies from public PRs; see tests/fixtures/bots/PROVENANCE.md.
+CORPUS_PATH = Path(__file__).resolve().parent / "fixtures" / "bots" / "corpus.jsonl"
 
 
-def corpus_path() -> Path | None:
-    """shared/bots/corpus.jsonl next to the repository, else under $REVIEWCOORD_SHARED."""
-    candidates = [Path(__file__).resolve().parents[2] / "shared" / CORPUS_NAME]
-    env = os.environ.get("REVIEWCOORD_SHARED")
-    if env:
-        candidates.append(Path(env) / CORPUS_NAME)
-    return next((path for path in candidates if path.is_file()), None)
+class CorpusMissingError(FileNotFoundError):
+    """The corpus fixture is part of the repository: without it the bot tests cannot run."""
+
+
+def corpus_path() -> Path:
+    """tests/fixtures/bots/corpus.jsonl; missing is an error naming the path, never a skip."""
+    if not CORPUS_PATH.is_file():
+        raise CorpusMissingError(
+            f"bot corpus fixture missing: {CORPUS_PATH} "
+            "(tracked in the repository; see tests/fixtures/bots/PROVENANCE.md)"
+        )
+    return CORPUS_PATH
 
 
 def load_corpus() -> list[dict[str, Any]]:
-    path = corpus_path()
-    if path is None:
-        return []
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = corpus_path().read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line.strip()]
 
 

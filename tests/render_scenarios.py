@@ -124,7 +124,7 @@ def clean() -> Verdict:
 
 
 def blocking() -> Verdict:
-    """Seed 002's worked example: a 3-bot group, a 2-bot group, singletons; Codex pending."""
+    """The original design's worked example: 3-bot group, 2-bot group, singletons; Codex pending."""
     critical = [
         vfinding(
             1,

@@ -1,4 +1,5 @@
-"""Every entry of shared/bots/corpus.jsonl through the real parsers, against a reviewed golden file.
+"""Every entry of tests/fixtures/bots/corpus.jsonl through the real parsers, against a reviewed
+golden file.
 
 Regenerate the golden file with `REVIEWCOORD_REGEN=1 pytest tests/test_bots_corpus.py`, then
 review the diff entry by entry against the corpus's own `kind` / `severity_raw` / `title`.
@@ -16,17 +17,12 @@ import pytest
 
 from reviewcoord.bots import bot_for_login, parse_comment
 from reviewcoord.model import ParsedComment
-from tests.bots_support import as_list, corpus_comment, corpus_path, load_corpus
+from tests.bots_support import as_list, corpus_comment, load_corpus
 
 GOLDEN = Path(__file__).parent / "golden" / "corpus_expectations.json"
 ENTRIES = load_corpus()
 IDS = [entry["corpus_id"] for entry in ENTRIES]
 NUMBER = {cid: index + 1 for index, cid in enumerate(IDS)}
-
-pytestmark = pytest.mark.skipif(
-    corpus_path() is None,
-    reason="shared/bots/corpus.jsonl not found next to the repo nor under $REVIEWCOORD_SHARED",
-)
 
 # The corpus `kind` each of our kinds may stand for (corpus kinds are finer than ours).
 KIND_MAP = {
@@ -34,7 +30,8 @@ KIND_MAP = {
     "clean": {"clean"},
     "in_progress": {"in_progress"},
     "wrapper": {"noise"},
-    "other": {"noise"},
+    # Notices: an error or a usage limit is a failed run, a refusal by design a skipped one.
+    "other": {"noise", "failed", "skipped"},
     # Overviews are noise; those embedding suppressed low-confidence items are findings.
     "summary": {"noise", "finding"},
 }
@@ -47,10 +44,39 @@ KIND_EXCEPTIONS = {
     # A finished claude-code-action review whose verdict is APPROVE and whose "Areas for
     # Enhancement" carry no severity: a clean review, not a summary of findings posted elsewhere.
     "L_email_verificay3": "clean",
+    # The Codex status table in its Completed state for the SHA in its Commit column: a done
+    # signal for that commit (`reviewed`), not a clean verdict and no longer in progress.
+    "N3_codex_status_asic381_propened": "reviewed",
+    "N3_codex_status_asic364_manual": "reviewed",
 }
 
 # Corpus entries allowed to end up as a fallback finding (parse note), with the reason: none.
 FALLBACK_OK: dict[str, str] = {}
+
+# Known gaps: 2026 corpus entries (`N3_*`) of the four known bots where our parsers deliberately
+# or not yet agree with the corpus's own labels. The golden file records what
+# the parsers do today (test_matches_golden still checks them); only the label check is expected
+# to fail here. strict: once a parser gets an entry right the XPASS fails, so remove it from this
+# list then (and regenerate the golden file).
+KNOWN_LABEL_GAPS = {
+    # A Copilot inline finding prefixed `P0:` by the repository's own instructions: the corpus
+    # reads `P0:` as its raw label and drops it from the title; today it stays in the title and
+    # the finding has no label (medium).
+    "N3_cop_zeta5110_p0prefix": "Copilot `P0:` instruction prefix: label not split from title",
+}
+
+
+def _label_params() -> list[Any]:
+    return [
+        pytest.param(
+            entry,
+            id=entry["corpus_id"],
+            marks=pytest.mark.xfail(strict=True, reason=KNOWN_LABEL_GAPS[entry["corpus_id"]])
+            if entry["corpus_id"] in KNOWN_LABEL_GAPS
+            else (),
+        )
+        for entry in ENTRIES
+    ]
 
 
 def _parse(entry: dict[str, Any]) -> ParsedComment | None:
@@ -71,6 +97,7 @@ def _expectation(entry: dict[str, Any]) -> dict[str, Any]:
     return {
         "bot": bot,
         "kind": parsed.kind,
+        "detail": parsed.detail,
         "reviewed_commit": parsed.reviewed_commit,
         "parse_note": parsed.parse_note,
         "findings": [
@@ -110,7 +137,11 @@ def test_matches_golden(entry: dict[str, Any]) -> None:
     assert _expectation(entry) == _golden()[entry["corpus_id"]]
 
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
+def test_known_label_gaps_are_corpus_ids() -> None:
+    assert set(KNOWN_LABEL_GAPS) <= set(IDS)
+
+
+@pytest.mark.parametrize("entry", _label_params())
 def test_agrees_with_corpus_labels(entry: dict[str, Any]) -> None:
     cid = entry["corpus_id"]
     bot = bot_for_login(entry["bot_login"])

@@ -122,7 +122,11 @@ SUMMARY = (
 
 @pytest.mark.parametrize(
     ("status", "kind"),
-    [("🔄 **Running**", "in_progress"), ("✅ **Completed**", "noise"), ("❌ **Failed**", "noise")],
+    [
+        ("🔄 **Running**", "in_progress"),
+        ("✅ **Completed**", "reviewed"),
+        ("❌ **Failed**", "failed"),
+    ],
 )
 def test_codex_summary_tracker(status: str, kind: str) -> None:
     parsed = run("codex", SUMMARY.format(status=status), "issue_comment")
@@ -159,7 +163,9 @@ def test_codex_clean_closers(closer: str) -> None:
     ],
 )
 def test_codex_notices(body: str) -> None:
-    assert run("codex", body, "issue_comment").kind == "noise"
+    # Notices that Codex could not review: a failed run state, never a finding.
+    parsed = run("codex", body, "issue_comment")
+    assert (parsed.kind, parsed.findings) == ("failed", ())
 
 
 def test_copilot_reply_is_noise_even_with_finding_shape() -> None:
@@ -219,7 +225,7 @@ def test_copilot_previously_missed_outside_suppressed_is_unlabelled() -> None:
         ("### 🟡 Changes recommended\n\nTwo problems.", "noise"),
         (
             "Copilot wasn't able to review this pull request because it exceeds the maximum.",
-            "noise",
+            "skipped",
         ),
         (
             "\n\nCopilot reviewed 3 out of 3 changed files in this pull request and generated no "
@@ -270,7 +276,7 @@ def test_bugbot_anchor_line_wins_then_original_line() -> None:
             f"Reviewed by Cursor Bugbot for commit {SHA40}.",
             "clean",
         ),
-        ("Bugbot couldn't run - usage limit reached", "noise"),
+        ("Bugbot couldn't run - usage limit reached", "failed"),
         ("Your Bugbot free trial expires on May 1.", "noise"),
     ],
 )
@@ -297,12 +303,12 @@ def test_bugbot_review_bodies(body: str, kind: str) -> None:
             "issue_comment",
             "clean",
         ),
-        ("**Claude encountered an error after 45s** —— [View job](u)", "issue_comment", "noise"),
+        ("**Claude encountered an error after 45s** —— [View job](u)", "issue_comment", "failed"),
         ("I'll analyze this and get back to you.", "review_comment", "noise"),
         (
             "⚠️ **Code review skipped** — your organization's overage spend limit has been reached.",
             "review",
-            "noise",
+            "failed",
         ),
         ("LGTM — small, well-tested change.", "review", "clean"),
     ],

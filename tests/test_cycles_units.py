@@ -32,6 +32,7 @@ from reviewcoord.model import (
     RawComment,
     SeverityAdjustment,
 )
+from reviewcoord.normalize import merged_table
 from reviewcoord.reconcile import CycleContext, CycleLookups, base_sid, cycle_for, judge_cycle
 from reviewcoord.replies import classify, harvest_replies, parse_commands
 from tests import render_scenarios as rs
@@ -347,7 +348,8 @@ def test_a_new_bot_joining_an_accepted_finding_reopens_the_gate() -> None:
 
 def test_config_severity_overrides_are_visible_adjustments() -> None:
     comments = [codex_inline(1, "a.py", HEAD1, "Minor thing", badge="P2"), codex_review(HEAD1)]
-    ingested = ingest(comments, head_sha=HEAD1)
+    overrides = {"codex": {"P2": "critical"}}
+    ingested = ingest(comments, head_sha=HEAD1, table=merged_table(overrides))
     v, _ = judge_cycle(
         ingested,
         comments,
@@ -358,7 +360,7 @@ def test_config_severity_overrides_are_visible_adjustments() -> None:
         head_time=None,
         settle="none",
         expected=["codex"],
-        severity_overrides={"codex": {"P2": "critical"}},
+        severity_overrides=overrides,
     )
     (f,) = v.critical
     assert f.severity_adjustment is not None

@@ -1,4 +1,4 @@
-"""Event → PR number for every event of interface §2, on the real payloads (see
+"""Event → PR number for every event of docs/interface.md §2, on the real payloads (see
 tests/fixtures/payloads/PROVENANCE.md for their origin and licences)."""
 
 from __future__ import annotations

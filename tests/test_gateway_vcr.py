@@ -74,7 +74,7 @@ def _session(
     sleeps: list[float] = []
     try:
         with recorder.use_cassette(f"{name}.yaml") as cassette:
-            # the Github client is created inside the cassette (PLATFORM.md §6.1)
+            # the Github client is created inside the cassette (docs/github-platform.md §6.1)
             with PyGithubGateway(
                 "octo/app", token, base_url=BASE_URL, sleep=sleeps.append, write_spacing=0
             ) as gateway:

@@ -38,6 +38,7 @@ from tests.e2e_support import (
     run_action,
 )
 from tests.fakegithub import FakeGitHub
+from tests.markdown_support import outside_code
 from tests.verdict_contract import check_verdict
 
 ACTIONS_BOT = "github-actions[bot]"
@@ -49,7 +50,6 @@ OUR_EMOJI = "🧑\u200d⚖️"
 OUR_TAGS = re.compile(r"<(?:!-- review-coordinator-verdict -->|/?(?:details|summary|sub|code)>)")
 # The sticky's own hidden history record (reviewcoord/history.py): line 2, base64 only.
 HISTORY_LINE = re.compile(r"<!-- review-coordinator-history v\d+ z:[A-Za-z0-9+/=]* -->")
-CODE_SPAN = re.compile(r"<code>.*?</code>|(`+).+?(?<!`)\1(?!`)")
 # What GitHub turns into a notification or a cross-reference outside code.
 LINKABLE = re.compile(r"@[A-Za-z0-9]|#[0-9]|(?i:\bGH-[0-9])")
 # NUL and other controls, zero-width, bidi embeddings/overrides/isolates, BOM, lone surrogates.
@@ -85,12 +85,6 @@ HOSTILE_PATHS = [
 def forbidden_chars(text: str) -> re.Match[str] | None:
     # Our own heading's emoji is a ZWJ sequence; no input may bring one.
     return FORBIDDEN_CHARS.search(text.replace(OUR_EMOJI, ""))
-
-
-def outside_code(text: str) -> str:
-    """`text` without code spans (GitHub neither links mentions nor parses HTML inside them);
-    backslash-escaped backticks open no code span, so they are blanked first."""
-    return CODE_SPAN.sub("", re.sub(r"\\[\\`]", " ", text))
 
 
 def assert_safe_markdown(text: str, *, sticky: bool) -> None:

@@ -1,5 +1,5 @@
 """action.yml, the README's tables, the Settings model and the Action's input reader agree with
-interface.md §3-§4 — one list of inputs, one default each."""
+docs/interface.md §3-§4 — one list of inputs, one default each."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from reviewcoord.config import RUN_ONLY_KEYS, Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# interface.md §3: input → default as documented.
+# docs/interface.md §3: input → default as documented.
 INTERFACE = {
     "github-token": "${{ github.token }}",
     "pr": "from the event",
@@ -24,6 +24,7 @@ INTERFACE = {
     "full-timeout": "480",
     "poll-interval": "15",
     "expected-bots": "auto",
+    "require-bots": "(none)",
     "merge-patience": "true",
     "format": "both",
     "config": ".github/review-coordinator.yml",
@@ -39,7 +40,9 @@ OUTPUTS = [
     "advisory-count",
     "settled-on",
     "pending",
+    "unreviewed",
     "comment-url",
+    "verdict",
     "verdict-file",
 ]
 PER_RUN = {"github-token", "pr", "repo", "config"}
@@ -87,7 +90,7 @@ def test_documented_defaults_agree() -> None:
             if isinstance(value, bool):
                 shown = str(value).lower()
             elif isinstance(value, list):
-                shown = ",".join(value)
+                shown = ",".join(value) or "(none)"
             else:
                 shown = str(value)
             assert shown == default, (name, shown, default)

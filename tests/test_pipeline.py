@@ -1,4 +1,4 @@
-"""Pure stages: grouping, ranking, gating and the seed's worked example."""
+"""Pure stages: grouping, ranking, gating and the original design's worked example."""
 
 from __future__ import annotations
 
@@ -7,16 +7,17 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reviewcoord.bots import bot_keys
 from reviewcoord.group import group
 from reviewcoord.ingest import Ingested
-from reviewcoord.model import BOT_KEYS, Finding
+from reviewcoord.model import BotStatus, Finding
 from reviewcoord.pipeline import verdict_from
 from reviewcoord.rank import gate, rank, to_verdict_findings
 from tests.factories import finding
 
 
 def worked_example() -> list[Finding]:
-    """Seed 002 § Worked example: Codex, Copilot, Cursor on one PR (no Claude)."""
+    """The original design's worked example: Codex, Copilot, Cursor on one PR (no Claude)."""
     return [
         # 3-bot convergence at handler.ts:225–230; spread blocking / Medium / P3.
         finding(
@@ -66,7 +67,12 @@ def worked_example() -> list[Finding]:
 def ingested(findings: list[Finding]) -> Ingested:
     return Ingested(
         findings=findings,
-        states={"codex": "settled", "copilot": "settled", "cursor": "settled", "claude": "absent"},
+        bots={
+            "codex": BotStatus(state="reviewed"),
+            "copilot": BotStatus(state="reviewed"),
+            "cursor": BotStatus(state="reviewed"),
+            "claude": BotStatus(state="not_seen"),
+        },
         unknown_bots=[],
         parse_notes=[],
     )
@@ -199,7 +205,7 @@ _findings = st.lists(
             line_end=(line + span) if line and span else None,
             comment_id=cid,
         ),
-        st.sampled_from(BOT_KEYS),
+        st.sampled_from(bot_keys()),
         st.sampled_from(["a.py", "b.py", None]),
         st.one_of(st.none(), st.integers(1, 60)),
         st.integers(0, 4),

@@ -36,6 +36,7 @@ from reviewcoord.render import (
     status_description,
     sticky_comment,
 )
+from tests.markdown_support import outside_code
 from tests.render_scenarios import SCENARIOS, oversized, source, verdict, vfinding
 
 GOLDEN = Path(__file__).parent / "golden" / "render"
@@ -43,16 +44,7 @@ REGEN = os.environ.get("REVIEWCOORD_REGEN") == "1"
 
 # Every '<' the renderers may write themselves; anything else must have come from input.
 OUR_TAGS = re.compile(r"<(?:!-- review-coordinator-verdict -->|/?(?:details|summary|sub|code)>)")
-CODE_SPAN = re.compile(r"<code>.*?</code>|(`+).+?(?<!`)\1(?!`)")
 INVISIBLE = ("\u202e", "\u200b", "\x00")
-
-
-def outside_code(body: str) -> str:
-    """`body` without its code spans (where GitHub neither links mentions nor parses HTML).
-
-    Backslash-escaped backticks open no code span, so they are blanked out first.
-    """
-    return CODE_SPAN.sub("", re.sub(r"\\[\\`]", " ", body))
 
 
 def assert_golden(name: str, text: str) -> None:

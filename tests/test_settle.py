@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from reviewcoord.bots import bot_keys
 from reviewcoord.github.gateway import PullInfo
-from reviewcoord.ingest import BotState, Ingested
-from reviewcoord.model import BOT_KEYS, BotKey
+from reviewcoord.ingest import Ingested
+from reviewcoord.model import BotKey, BotState, BotStatus
 from reviewcoord.settle import Reading, SettlePolicy, settle
 
 
@@ -24,11 +25,13 @@ class FakeClock:
 
 
 def reading(head: str = "h1", **states: BotState) -> Reading:
-    full: dict[BotKey, BotState] = {b: states.get(b, "absent") for b in BOT_KEYS}
+    full: dict[BotKey, BotStatus] = {
+        b: BotStatus(state=states.get(b, "not_seen")) for b in bot_keys()
+    }
     return Reading(
         pull=PullInfo(number=1, head_sha=head, base_ref="main"),
         comments=[],
-        ingested=Ingested(findings=[], states=full, unknown_bots=[], parse_notes=[]),
+        ingested=Ingested(findings=[], bots=full, unknown_bots=[], parse_notes=[]),
     )
 
 
@@ -48,7 +51,7 @@ def script(clock: FakeClock, timeline: list[tuple[float, Reading]]) -> Callable[
 def policy(mode: str = "fast", **kw: object) -> SettlePolicy:
     base: dict[str, object] = dict(
         mode=mode,
-        expected=list(BOT_KEYS),
+        expected=list(bot_keys()),
         fast_pack=["claude", "copilot", "cursor"],
         slow_pack=["codex"],
         fast_timeout=180,
@@ -64,7 +67,7 @@ def test_fast_fires_when_fast_pack_done_not_at_timeout() -> None:
     clock = FakeClock()
     read = script(
         clock,
-        [(0, reading()), (40, reading(claude="settled", copilot="settled", cursor="settled"))],
+        [(0, reading()), (40, reading(claude="reviewed", copilot="reviewed", cursor="reviewed"))],
     )
     result = settle(read, policy(), clock, lambda r: False)
     assert result.mode == "fast" and not result.timed_out
@@ -74,7 +77,7 @@ def test_fast_fires_when_fast_pack_done_not_at_timeout() -> None:
 def test_fast_times_out_and_never_waits_forever() -> None:
     clock = FakeClock()
     result = settle(
-        script(clock, [(0, reading(claude="in_progress"))]), policy(), clock, lambda r: False
+        script(clock, [(0, reading(claude="working"))]), policy(), clock, lambda r: False
     )
     assert result.timed_out and clock.t == 180
     assert all(s <= 15 for s in clock.sleeps)
@@ -85,8 +88,8 @@ def test_in_progress_is_pending_until_finished() -> None:
     read = script(
         clock,
         [
-            (0, reading(claude="in_progress", copilot="settled", cursor="settled")),
-            (100, reading(claude="settled", copilot="settled", cursor="settled")),
+            (0, reading(claude="working", copilot="reviewed", cursor="reviewed")),
+            (100, reading(claude="reviewed", copilot="reviewed", cursor="reviewed")),
         ],
     )
     result = settle(read, policy(), clock, lambda r: False)
@@ -95,8 +98,8 @@ def test_in_progress_is_pending_until_finished() -> None:
 
 def test_merge_patience_waits_for_slow_bot_on_go() -> None:
     clock = FakeClock()
-    fast_done = reading(claude="settled", copilot="settled", cursor="settled")
-    all_done = reading(codex="settled", claude="settled", copilot="settled", cursor="settled")
+    fast_done = reading(claude="reviewed", copilot="reviewed", cursor="reviewed")
+    all_done = reading(codex="reviewed", claude="reviewed", copilot="reviewed", cursor="reviewed")
     read = script(clock, [(0, fast_done), (300, all_done)])
     result = settle(read, policy(merge_patience=True), clock, lambda r: True)
     assert result.mode == "full" and clock.t == 300 and not result.timed_out
@@ -105,14 +108,14 @@ def test_merge_patience_waits_for_slow_bot_on_go() -> None:
 
 def test_merge_patience_does_not_delay_a_block() -> None:
     clock = FakeClock()
-    read = script(clock, [(0, reading(claude="settled", copilot="settled", cursor="settled"))])
+    read = script(clock, [(0, reading(claude="reviewed", copilot="reviewed", cursor="reviewed"))])
     result = settle(read, policy(merge_patience=True), clock, lambda r: False)
     assert result.mode == "fast" and clock.t == 0
 
 
 def test_full_waits_for_everyone_or_full_timeout() -> None:
     clock = FakeClock()
-    read = script(clock, [(0, reading(claude="settled", copilot="settled", cursor="settled"))])
+    read = script(clock, [(0, reading(claude="reviewed", copilot="reviewed", cursor="reviewed"))])
     result = settle(read, policy("full"), clock, lambda r: True)
     assert result.timed_out and clock.t == 480
 
@@ -143,7 +146,7 @@ def test_head_move_restarts_on_new_head_and_is_bounded() -> None:
         [
             (0, reading("h1")),
             (30, reading("h2")),
-            (60, reading("h2", claude="settled", copilot="settled", cursor="settled")),
+            (60, reading("h2", claude="reviewed", copilot="reviewed", cursor="reviewed")),
         ],
     )
     result = settle(read, policy(), clock, lambda r: False)
@@ -158,3 +161,40 @@ def test_head_move_restarts_on_new_head_and_is_bounded() -> None:
 
     result = settle(moving, policy(max_restarts=3), clock, lambda r: False)
     assert result.restarts == 3 and result.timed_out
+
+
+def test_failed_and_skipped_are_final_no_waiting_for_them() -> None:
+    clock = FakeClock()
+    done = reading(claude="failed", copilot="skipped", cursor="reviewed", codex="failed")
+    result = settle(script(clock, [(0, done)]), policy("full"), clock, lambda r: True)
+    assert (result.mode, result.timed_out, result.polls, clock.t) == ("full", False, 1, 0)
+
+
+def test_a_failed_bot_that_shows_working_again_is_waited_for() -> None:
+    # Someone asked Claude again after its error: its tracker says working, so it is pending.
+    clock = FakeClock()
+    timeline = [
+        (0, reading(claude="working", copilot="reviewed", cursor="reviewed")),
+        (60, reading(claude="reviewed", copilot="reviewed", cursor="reviewed")),
+    ]
+    result = settle(script(clock, timeline), policy(), clock, lambda r: False)
+    assert not result.timed_out and clock.t >= 60
+
+
+def test_require_bots_waits_for_the_full_settle_even_without_merge_patience() -> None:
+    clock = FakeClock()
+    fast_done = reading(claude="reviewed", copilot="reviewed", cursor="reviewed")
+    codex_in = reading(codex="reviewed", claude="reviewed", copilot="reviewed", cursor="reviewed")
+    read = script(clock, [(0, fast_done), (300, codex_in)])
+    result = settle(read, policy(required=["codex"]), clock, lambda r: True)
+    assert result.mode == "full" and not result.timed_out and clock.t >= 300
+    assert any("require-bots" in note for note in result.log)
+
+
+def test_require_bots_does_not_delay_a_block() -> None:
+    clock = FakeClock()
+    fast_done = reading(claude="reviewed", copilot="reviewed", cursor="reviewed")
+    result = settle(
+        script(clock, [(0, fast_done)]), policy(required=["codex"]), clock, lambda r: False
+    )
+    assert (result.mode, clock.t) == ("fast", 0)

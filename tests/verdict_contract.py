@@ -1,4 +1,4 @@
-"""interface.md §5 as an executable check: every field, its type, and the gate rule."""
+"""docs/interface.md §5 as an executable check: every field, its type, and the gate rule."""
 
 from __future__ import annotations
 
@@ -44,8 +44,24 @@ def check_verdict(v: Any) -> None:
     for f in v["advisory"]:
         _finding(f)
         assert f["severity"] != "critical"
+    states = {"not_seen", "working", "reviewed", "failed", "skipped"}
+    assert isinstance(v["bots"], dict) and set(v["bots"]) <= BOTS
+    for bot, status in v["bots"].items():
+        assert status["state"] in states, bot
+        assert isinstance(status["detail"], str) and isinstance(status["url"], str)
+    if v["bots"]:  # (hand-built render scenarios carry no states)
+        assert set(v["expected_bots"]) <= set(v["bots"])
+        assert v["settled_on"] == [b for b, s in v["bots"].items() if s["state"] == "reviewed"]
+        assert set(v["pending"]) == {
+            b for b in v["expected_bots"] if v["bots"][b]["state"] in ("not_seen", "working")
+        }
+        assert set(v["unreviewed"]) == {
+            b for b in v["expected_bots"] if v["bots"][b]["state"] in ("failed", "skipped")
+        }
+    missing = [b for b in v["required_bots"] if v["bots"].get(b, {}).get("state") != "reviewed"]
     assert v["gate"] in {"block", "go"}
-    assert (v["gate"] == "block") == bool(v["critical"])
+    # interface §5: block iff a critical finding, or a require-bots bot has not reviewed the head.
+    assert (v["gate"] == "block") == bool(v["critical"] or missing)
     assert isinstance(v["gate_reason"], str) and v["gate_reason"]
     ids = [f["id"] for f in v["critical"] + v["advisory"]]
     assert ids == [f"F{i}" for i in range(1, len(ids) + 1)]

@@ -1,4 +1,4 @@
-"""Claude (`claude[bot]`): two products on one login; shapes are shared/bots/FORMATS.md §4.
+"""Claude (`claude[bot]`): two products on one login; shapes are docs/bot-formats.md §4.
 
 4a claude-code-action: a tracking issue comment edited in place ("Claude Code is working…" →
 `**Claude finished @user's task …**` or `**Claude encountered an error …**`) whose final text
@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 from reviewcoord.bots.common import (
     clean_body,
+    clip,
+    failed,
     fallback_finding,
     first_sentence,
     found,
@@ -21,11 +23,13 @@ from reviewcoord.bots.common import (
     location,
     make_finding,
     noise,
+    plain_text,
     stated_path_line,
 )
-from reviewcoord.model import BotKey, Finding, ParsedComment, RawComment
+from reviewcoord.bots.profile import BotProfile, plain_label
+from reviewcoord.model import Finding, ParsedComment, RawComment
 
-KEY: BotKey = "claude"
+KEY = "claude"
 LOGINS: frozenset[str] = frozenset({"claude[bot]", "claude"})
 
 _MANAGED = ("🔴", "🟡", "🟣")
@@ -33,7 +37,14 @@ _MANAGED = ("🔴", "🟡", "🟣")
 # (L_email_claude54 "### ✅ Good Practices", L_email_verificay3 "#### 🔍 Areas for Enhancement").
 _COLOURS = ("🔴", "🟠", "🟡", "🟢", "🔵", "🟣")
 _MANAGED_WORD = re.compile(r"\*\*(?:Important|Nit|Pre-existing)\*\*[ \t:—-]*", re.I)
-_ERROR = re.compile(r"\*\*Claude encountered an error")
+# `**Claude encountered an error after 7m 41s** —— [View job](…)` (claude-code-action's
+# comment-logic.ts template; Rclaude without the duration).
+_ERROR = re.compile(r"\*\*Claude encountered an error(?P<after>[^*\n]{0,80})\*\*")
+# "⚠️ **Code review skipped** — your organization's overage spend limit has been reached."
+_SKIPPED_WHY = re.compile(r"Code review skipped\**[ \t]*[—–:-]*[ \t]*(?P<why>[^\n]{0,200})", re.I)
+_CHECKED = re.compile(r"^[ \t]*[-*][ \t]+\[[xX]\]", re.M)
+# How a person asks Claude again (shown when it did not review the head).
+REREQUEST = "re-request with `@claude review`"
 _FINISHED = re.compile(r"^[ \t]*\*\*Claude finished\b[^\n]{0,2000}", re.M)
 _WORKING = re.compile(
     r"Claude Code is working|^#{1,4}[ \t]*Review in progress|I['’]ll analyze this and get back",
@@ -167,6 +178,25 @@ _CRITICAL_LEAD = re.compile(
 )
 
 
+_TASK = re.compile(r"^[-*][ \t]+\[(?P<mark>[ xX])\]")
+
+
+def _open_tasks(text: str) -> int:
+    """Unticked boxes in the tracker's own task list: the first run of unindented checkbox
+    lines. Indented or later checklists are review content (L_email_verificay3 suggests a PR
+    template with `   - [ ] Lint passes`), not Claude's tasks."""
+    count, started = 0, False
+    for line in text.splitlines():
+        task = _TASK.match(line)
+        if task is None:
+            if started:
+                break
+            continue
+        started = True
+        count += task.group("mark") == " "
+    return count
+
+
 def _finished(comment: RawComment, body: str, header: re.Match[str]) -> ParsedComment:
     rest = body[header.end() :]
     findings = _prompt_findings(comment, rest)
@@ -174,12 +204,24 @@ def _finished(comment: RawComment, body: str, header: re.Match[str]) -> ParsedCo
         return found(findings, "claude-code-action review findings")
     # "Create PR ➔" or no review wording: a task report, not a review (L_flashinfer177).
     if "Create PR" in header.group(0) or not _REVIEWISH.search(rest):
+        if _CHECKED.search(rest) and not _open_tasks(rest):
+            # "Claude finished …" over a fully ticked review checklist: a finished review.
+            return ParsedComment(kind="clean", reason="claude-code-action checklist done")
         return noise("claude-code-action task report (not a review)")
+    open_tasks = _open_tasks(rest[:_SCAN_MAX])
     if _CRITICAL_LEAD.search(rest[:_SCAN_MAX]):
         return fallback_finding(
             KEY,
             comment,
             "finished claude review announces critical issues in a layout we do not parse",
+            finished_review=True,
+        )
+    if open_tasks:
+        # Finished with tasks left unticked ("- [ ] Post findings"): it did not complete its
+        # review, so the review of this head did not happen. Never call that clean.
+        return failed(
+            f"finished with {open_tasks} task{'s' if open_tasks > 1 else ''} left open",
+            "claude-code-action finished with open tasks",
         )
     return ParsedComment(kind="clean", reason="claude-code-action review without findings")
 
@@ -189,10 +231,18 @@ def parse(comment: RawComment) -> ParsedComment:
     text = body.strip()
     if not text:
         return noise("empty claude comment")
-    if _ERROR.search(body):
-        return noise("claude-code-action error")
+    error = _ERROR.search(body[:4000])
+    if error:
+        after = plain_text(error.group("after"))
+        return failed(f"encountered an error {after}".strip(), "claude-code-action error")
     if _SKIPPED.search(body[:2000]):
-        return noise("claude code review skipped (notice)")
+        # A billing/spend limit, not a choice: Claude could not review (L_qoax_skipped).
+        skip = _SKIPPED_WHY.search(body[:2000])
+        why = clip(plain_text(skip.group("why")), 160) if skip else ""
+        return failed(
+            f"code review skipped: {why}" if why else "code review skipped",
+            "claude code review skipped (notice)",
+        )
     if comment.endpoint == "review_comment" and text.startswith(_MANAGED):
         return _managed(comment, text)
     header = _FINISHED.search(body)
@@ -213,3 +263,44 @@ def parse(comment: RawComment) -> ParsedComment:
     if comment.in_reply_to_id is not None:
         return noise("claude thread reply")
     return fallback_finding(KEY, comment, "unrecognised claude comment")
+
+
+# The colour markers; the first one in a label decides (prompt-defined headings such as
+# "🟡 Warnings (Should Fix)" carry the emoji first).
+_LABEL_EMOJI = ("🔴", "🟡", "🟣", "🟢", "🔵")
+
+
+def canonical_label(raw: str) -> str:
+    """`🟡 Warnings (Should Fix)` → `🟡`; "Critical: title", "Warnings (…)" → their first word,
+    singular."""
+    text = raw.strip()
+    for emoji in _LABEL_EMOJI:
+        if text.startswith(emoji):
+            return emoji
+    word = re.split(r"[\s:(]", plain_label(text), maxsplit=1)[0]
+    return word[:-1] if word in {"warnings", "suggestions", "nits"} else word
+
+
+PROFILE = BotProfile(
+    key=KEY,
+    display="Claude",
+    logins=LOGINS,
+    parse=parse,
+    severity={
+        "🔴": "critical",
+        "important": "critical",
+        "critical": "critical",
+        "🟡": "medium",
+        "nit": "medium",
+        "medium": "medium",
+        "warning": "medium",
+        "🟣": "low",
+        "pre-existing": "low",
+        "🟢": "low",
+        "🔵": "low",
+        "low": "low",
+        "suggestion": "low",
+    },
+    canonical_label=canonical_label,
+    rerequest=REREQUEST,
+)

@@ -1,4 +1,4 @@
-"""OpenAI Codex (`chatgpt-codex-connector[bot]`): shapes are shared/bots/FORMATS.md §1.
+"""OpenAI Codex (`chatgpt-codex-connector[bot]`): shapes are docs/bot-formats.md §1.
 
 Findings carry a shields badge `**<sub><sub>![P1 Badge](https://img.shields.io/badge/P1-…)</sub>
 </sub>  Title**`, usually one per inline comment, rarely inside the `### 💡 Codex Review` body
@@ -13,6 +13,8 @@ import re
 from reviewcoord.bots.common import (
     PERMALINK,
     clean_body,
+    clip,
+    failed,
     fallback_finding,
     first_sentence,
     found,
@@ -20,10 +22,13 @@ from reviewcoord.bots.common import (
     location,
     make_finding,
     noise,
+    plain_text,
+    working,
 )
-from reviewcoord.model import BotKey, Finding, ParsedComment, RawComment
+from reviewcoord.bots.profile import BotProfile
+from reviewcoord.model import Finding, ParsedComment, RawComment
 
-KEY: BotKey = "codex"
+KEY = "codex"
 LOGINS: frozenset[str] = frozenset({"chatgpt-codex-connector[bot]", "chatgpt-codex-connector"})
 
 # The badge image. The label is read from the alt text or the shields path (`P1-orange`), never
@@ -38,18 +43,54 @@ _SUB_TAGS = re.compile(r"^(?:[ \t]*</?sub>)*[ \t]*")
 _REVIEWED_COMMIT = re.compile(r"\*\*Reviewed commit:\*\*[ \t]*`?(?P<sha>[0-9a-fA-F]{7,40})\b")
 _CLEAN = re.compile(r"Codex Review:[ \t]*Did(?:n['’]t| not) find any major issues", re.I)
 _SUMMARY = re.compile(r"<!--[ \t]*codex-pull-request-review-summary|##[ \t]*Codex Review Summary")
-_RUNNING = re.compile(r"🔄|\bRunning\b|\bIn progress\b", re.I)
-_FAILED = re.compile(r"❌|\bFailed\b", re.I)
-_TICKED_SHA = re.compile(r"`(?P<sha>[0-9a-f]{7,40})`")
-_NOTICE = re.compile(
-    r"Codex usage limits|reached your Codex usage limit|usage limits for code reviews"
-    r"|Credits must be used|^[ \t]*To use Codex here",
-    re.I | re.M,
+_TICKED_SHA = re.compile(r"`(?P<sha>[0-9a-fA-F]{7,40})`")
+# The status word of a tracker row, as the row writes it (`✅ **Completed** <relative-time …>`).
+_ROW_STATUS = re.compile(
+    r"^[^A-Za-z]{0,20}(?P<word>running|in progress|queued|pending|completed|failed|errored|error"
+    r"|timed out|cancell?ed)\b",
+    re.I,
+)
+_ROW_STATES: dict[str, str] = {
+    "running": "in_progress",
+    "in progress": "in_progress",
+    "queued": "in_progress",
+    "pending": "in_progress",
+    "completed": "reviewed",
+    "failed": "failed",
+    "error": "failed",
+    "errored": "failed",
+    "timed out": "failed",
+    "cancelled": "failed",
+    "canceled": "failed",
+}
+# Notices that Codex could not review (issue comments; FORMATS §1 "Notices"; the org-credit
+# variant N3_codex_dotfiles281_quota_credits). Each: (pattern, one-line detail).
+_FAILURE_NOTICES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(r"Codex usage limits have been reached|reached your Codex usage limits", re.I),
+        "usage limit reached",
+    ),
+    (re.compile(r"Credits must be used to enable", re.I), "credits are required for reviews"),
+    (
+        re.compile(r"^[ \t]*To use Codex here", re.I | re.M),
+        "Codex is not set up for this repository (no environment or account connected)",
+    ),
+    # Reported only (no real body collected): "couldn't complete this request" and similar.
+    (
+        re.compile(
+            r"\b(?:could ?n[o']?t|couldn’t|was ?n[o']?t able to|wasn’t able to|unable to)"
+            r"[ \t]+complete[ \t]+(?:this|the|your)?[ \t]*(?:request|review)",
+            re.I,
+        ),
+        "could not complete the review request",
+    ),
 )
 _WRAPPER = re.compile(
     r"💡 Codex Review|Here are some automated review suggestions|About Codex in GitHub"
 )
 _FOOTER = "Useful? React with"
+# How a person asks Codex again (shown when it did not review the head).
+REREQUEST = "re-request with `@codex review`"
 
 
 def _reviewed_commit(body: str) -> str | None:
@@ -99,18 +140,68 @@ def _findings(comment: RawComment, body: str, commit: str | None) -> list[Findin
     return findings
 
 
+def _tracker_row(body: str) -> list[str] | None:
+    """The cells of the tracker's Code Review row (else its first data row): `| 📝 **Code
+    Review** | ✅ **Completed** <relative-time …> | `8777ef4` | PR opened |`. Only table rows
+    are read: the About box below says "while any review is running" in every state."""
+    rows: list[list[str]] = []
+    for line in body.splitlines()[:200]:
+        text = line.strip()
+        if not text.startswith("|"):
+            continue
+        cells = [cell.strip() for cell in text.strip("|").split("|")]
+        if len(cells) < 3 or set("".join(cells)) <= set("-: "):
+            continue
+        if plain_text(cells[1]).casefold() == "status":
+            continue  # the header row
+        rows.append(cells)
+    for cells in rows:
+        name = plain_text(cells[0]).casefold()
+        if "code review" in name and "security" not in name:
+            return cells
+    return rows[0] if rows else None
+
+
 def _summary(body: str) -> ParsedComment:
-    # The status tracker is edited in place: Running → Completed / Failed (X_summary_fixture).
-    # The Commit column is the reviewed commit; a placeholder that is not hex is ignored.
-    sha = _TICKED_SHA.search(body)
-    commit = sha.group("sha") if sha else None
-    if _RUNNING.search(body):
+    """The status tracker, edited in place: Running → Completed / Failed, with the short SHA it
+    is about in the Commit column (N3_codex_status_asic381_propened). A row for another SHA says
+    nothing about the head (ingest checks `reviewed_commit`); "Completed" is a done signal, not
+    a clean verdict: the findings are the inline comments and review bodies."""
+    cells = _tracker_row(body)
+    if cells is None:
+        return noise("codex status tracker without a status row")
+    status_text = plain_text(cells[1])
+    word = _ROW_STATUS.search(status_text)
+    status = word.group("word").casefold() if word else ""
+    state = _ROW_STATES.get(status)
+    sha = _TICKED_SHA.search(cells[2]) if len(cells) > 2 else None
+    commit = sha.group("sha").lower() if sha else None
+    trigger = plain_text(cells[3]) if len(cells) > 3 else ""
+    why = f" ({clip(trigger, 40)})" if trigger else ""
+    if state == "in_progress":
+        return working(f"review running{why}", "codex status: running", commit)
+    if state == "failed":
+        return failed(f"review {status}{why}", "codex status: failed", commit)
+    if state == "reviewed":
+        if commit is None:  # a done row must name the commit it reviewed to count
+            return noise("codex status: completed, no commit stated")
         return ParsedComment(
-            kind="in_progress", reason="codex review running", reviewed_commit=commit
+            kind="reviewed", reason="codex status: completed", reviewed_commit=commit
         )
-    if _FAILED.search(body):
-        return noise("codex review failed (status tracker)", commit)
-    return noise("codex review completed (status tracker)", commit)
+    return ParsedComment(
+        kind="noise",
+        reason="codex status tracker",
+        parse_note=f"codex status tracker with an unknown status {clip(status_text, 60)!r}",
+        reviewed_commit=None,
+    )
+
+
+def _failure_notice(body: str) -> ParsedComment | None:
+    head = body[:4000]
+    for pattern, detail in _FAILURE_NOTICES:
+        if pattern.search(head):
+            return failed(detail, f"codex notice: {detail}")
+    return None
 
 
 def parse(comment: RawComment) -> ParsedComment:
@@ -125,8 +216,9 @@ def parse(comment: RawComment) -> ParsedComment:
         return _summary(body)
     if _CLEAN.search(body):
         return ParsedComment(kind="clean", reason="codex clean verdict", reviewed_commit=commit)
-    if _NOTICE.search(body):
-        return noise("codex usage-limit / environment notice")
+    notice = _failure_notice(body)
+    if notice is not None:
+        return notice
     if _WRAPPER.search(body):
         if PERMALINK.search(body):
             # A review body that carries a permalink is a finding whose badge we cannot read.
@@ -135,3 +227,14 @@ def parse(comment: RawComment) -> ParsedComment:
     if comment.in_reply_to_id is not None:
         return noise("codex thread reply")
     return fallback_finding(KEY, comment, "unrecognised codex comment")
+
+
+PROFILE = BotProfile(
+    key=KEY,
+    display="Codex",
+    logins=LOGINS,
+    parse=parse,
+    severity={"p0": "critical", "p1": "critical", "p2": "medium", "p3": "low"},
+    pack="slow",
+    rerequest=REREQUEST,
+)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 from reviewcoord.model import BotKey, Finding, ParsedComment, RawComment, stable_finding_id
-from reviewcoord.normalize import level_for
 
 _TAG = re.compile(r"<[^<>]{0,500}>")
 _MD_IMAGE = re.compile(r"!\[[^\]\n]{0,500}\]\([^)\s]{0,2000}(?:\s\"[^\"\n]{0,200}\")?\)")
@@ -211,7 +210,6 @@ def make_finding(
         title=title,
         gist=clip(plain_text(gist), GIST_MAX),
         severity_raw=severity_raw,
-        severity=level_for(bot, severity_raw),
         file=file,
         line=line,
         line_end=line_end,
@@ -234,8 +232,30 @@ def found(
     )
 
 
-def fallback_finding(bot: BotKey, comment: RawComment, why: str) -> ParsedComment:
-    """A known bot said something we cannot classify: keep it as a `medium` finding, loudly."""
+def failed(detail: str, reason: str, reviewed_commit: str | None = None) -> ParsedComment:
+    """The bot says it could not review (an error, a usage or credit limit): never a finding."""
+    return ParsedComment(
+        kind="failed", reason=reason, detail=detail, reviewed_commit=reviewed_commit
+    )
+
+
+def skipped(detail: str, reason: str) -> ParsedComment:
+    """The bot declined to review by design (disabled, a bot's PR, no reviewable files)."""
+    return ParsedComment(kind="skipped", reason=reason, detail=detail)
+
+
+def working(detail: str, reason: str, reviewed_commit: str | None = None) -> ParsedComment:
+    return ParsedComment(
+        kind="in_progress", reason=reason, detail=detail, reviewed_commit=reviewed_commit
+    )
+
+
+def fallback_finding(
+    bot: BotKey, comment: RawComment, why: str, *, finished_review: bool = False
+) -> ParsedComment:
+    """A known bot said something we cannot classify: keep it as a `medium` finding, loudly.
+    It says nothing about the bot's run state unless the comment is known to close a finished
+    review (`finished_review`): an unknown wording may be a failure notice."""
     file, line, line_end = location(comment)
     title = clip(first_line(comment.body), TITLE_MAX) or "(unparsed comment)"
     finding = make_finding(
@@ -246,4 +266,5 @@ def fallback_finding(bot: BotKey, comment: RawComment, why: str) -> ParsedCommen
         findings=(finding,),
         parse_note=f"{why}; kept as a medium finding titled from its first line",
         reason="unclassified",
+        review_signal=finished_review,
     )

@@ -1,4 +1,4 @@
-"""GitHub Copilot code review: shapes are shared/bots/FORMATS.md §2.
+"""GitHub Copilot code review: shapes are docs/bot-formats.md §2.
 
 Three logins, one reviewer: review bodies come from `copilot-pull-request-reviewer[bot]`, inline
 comments from `Copilot` (REST) or `copilot-pull-request-reviewer` (GraphQL). `Copilot` is also the
@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from reviewcoord.bots.common import (
     clean_body,
+    failed,
     fallback_finding,
     first_sentence,
     found,
@@ -24,10 +25,12 @@ from reviewcoord.bots.common import (
     location,
     make_finding,
     noise,
+    skipped,
 )
-from reviewcoord.model import BotKey, Finding, ParsedComment, RawComment
+from reviewcoord.bots.profile import BotProfile, plain_label
+from reviewcoord.model import Finding, ParsedComment, RawComment
 
-KEY: BotKey = "copilot"
+KEY = "copilot"
 LOGINS: frozenset[str] = frozenset(
     {"copilot-pull-request-reviewer[bot]", "copilot-pull-request-reviewer", "Copilot"}
 )
@@ -37,6 +40,12 @@ SUPPRESSED = "suppressed (low confidence)"
 
 _NITPICK = re.compile(r"[ \t]*\[nitpick\][ \t]*", re.I)
 _NOT_ABLE = re.compile(r"Copilot wasn['’]t able to review|Copilot was not able to review", re.I)
+# "… because it exceeds the maximum number of files (300)" (FORMATS §2 Notices).
+_TOO_MANY = re.compile(r"exceeds the maximum number of files[ \t]*(?:\((?P<n>\d{1,7})\))?", re.I)
+# A backend failure posted as a COMMENTED review (N3_cop_vllm31104_error).
+_ERROR = re.compile(r"Copilot encountered an error and was unable to review", re.I)
+# How a person asks Copilot again (shown when it did not review the head).
+REREQUEST = "re-request a review from Copilot"
 _APPROVE = re.compile(r"^#{1,4}[ \t]*🟢[ \t]*Approval recommended", re.M)
 _VERDICT = re.compile(
     r"^#{1,4}[ \t]*(?:🟡|🔵)[ \t]*(?:Changes recommended|Needs a closer look)", re.M
@@ -128,8 +137,17 @@ def _suppressed_findings(comment: RawComment, body: str) -> list[Finding]:
 
 
 def _review(comment: RawComment, body: str) -> ParsedComment:
-    if _NOT_ABLE.search(body):
-        return noise("copilot could not review (notice)")
+    if _ERROR.search(body[:2000]):
+        return failed("encountered an error and was unable to review", "copilot error review")
+    if _NOT_ABLE.search(body[:2000]):
+        too_many = _TOO_MANY.search(body[:2000])
+        if too_many:
+            limit = f" ({too_many.group('n')})" if too_many.group("n") else ""
+            return skipped(
+                f"the PR exceeds Copilot's maximum number of files{limit}",
+                "copilot: too many files",
+            )
+        return skipped("no files it could review", "copilot could not review any files")
     suppressed = _suppressed_findings(comment, body)
     if suppressed:
         return found(suppressed, "copilot review body with suppressed findings")
@@ -181,3 +199,27 @@ def parse(comment: RawComment) -> ParsedComment:
     if comment.endpoint == "review":
         return _review(comment, body)
     return _inline(comment, body)
+
+
+def canonical_label(raw: str) -> str:
+    """`suppressed (low confidence)` → `suppressed`; otherwise the plain form."""
+    text = plain_label(raw)
+    return "suppressed" if text.startswith("suppressed") else text
+
+
+PROFILE = BotProfile(
+    key=KEY,
+    display="Copilot",
+    logins=LOGINS,
+    parse=parse,
+    severity={
+        "high": "critical",
+        "medium": "medium",
+        "low": "low",
+        "[nitpick]": "low",
+        "nitpick": "low",
+        "suppressed": "low",
+    },
+    canonical_label=canonical_label,
+    rerequest=REREQUEST,
+)

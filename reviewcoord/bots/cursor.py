@@ -1,4 +1,4 @@
-"""Cursor Bugbot (`cursor[bot]`): shapes are shared/bots/FORMATS.md §3.
+"""Cursor Bugbot (`cursor[bot]`): shapes are docs/bot-formats.md §3.
 
 A finding is one inline comment: `### Title`, `**High Severity**`, a `DESCRIPTION` block, a
 `BUGBOT_BUG_ID` (the native id Bugbot re-posts on later pushes), a `LOCATIONS` block of
@@ -12,6 +12,7 @@ import re
 
 from reviewcoord.bots.common import (
     clean_body,
+    failed,
     fallback_finding,
     first_line,
     first_sentence,
@@ -20,10 +21,13 @@ from reviewcoord.bots.common import (
     location,
     make_finding,
     noise,
+    plain_text,
+    skipped,
 )
-from reviewcoord.model import BotKey, ParsedComment, RawComment
+from reviewcoord.bots.profile import BotProfile
+from reviewcoord.model import ParsedComment, RawComment
 
-KEY: BotKey = "cursor"
+KEY = "cursor"
 LOGINS: frozenset[str] = frozenset({"cursor[bot]", "cursor"})
 
 _TITLE = re.compile(r"^###[ \t]+(?P<title>[^\n]{1,500})$", re.M)
@@ -46,6 +50,18 @@ _CLEAN = re.compile(
 _WRAPPER = re.compile(
     r"BUGBOT_REVIEW|Bugbot has reviewed your changes and found \d+ potential issue", re.I
 )
+# "Skipping Bugbot: Bugbot is disabled for this repository. …" (C_skip_fixture): the reason is
+# the sentence after the colon.
+_SKIP = re.compile(r"Skipping Bugbot\b[ \t]*:?[ \t]*(?P<why>[^\n.]{0,200})", re.I)
+# "Bugbot couldn't run - usage limit reached" (reported: FORMATS §3 Notices).
+_COULD_NOT_RUN = re.compile(
+    r"Bugbot (?:couldn['’]t|could not|can['’]t|cannot) run\b[ \t:–—-]*(?P<why>[^\n.]{0,200})", re.I
+)
+_USAGE = re.compile(r"\busage limit", re.I)
+# Bugbot does not review PRs opened by a bot account: on such a PR it is `skipped` by design.
+SKIPS_BOT_PRS = "Bugbot does not review pull requests opened by a bot"
+# How a person asks Bugbot again (shown when it did not review the head).
+REREQUEST = "re-request with `@cursor review`"
 _NOTICE = re.compile(
     r"Skipping Bugbot|Bugbot couldn['’]t run|Bugbot could not run|usage limit"
     r"|free trial|Bugbot is disabled",
@@ -104,6 +120,20 @@ def _finding(comment: RawComment, body: str, commit: str | None) -> ParsedCommen
     return found([finding], "bugbot finding", commit)
 
 
+def _notice(head: str) -> ParsedComment | None:
+    skip = _SKIP.search(head)
+    if skip:
+        why = plain_text(skip.group("why")) or "Bugbot skipped this PR"
+        return skipped(why, "bugbot skip notice")
+    could_not = _COULD_NOT_RUN.search(head)
+    if could_not:
+        why = plain_text(could_not.group("why")) or "Bugbot could not run"
+        return failed(why, "bugbot could not run")
+    if _USAGE.search(head):
+        return failed("usage limit reached", "bugbot usage-limit notice")
+    return None
+
+
 def parse(comment: RawComment) -> ParsedComment:
     body = clean_body(comment.body)
     if not body.strip():
@@ -117,10 +147,31 @@ def parse(comment: RawComment) -> ParsedComment:
         return ParsedComment(kind="clean", reason="bugbot clean verdict", reviewed_commit=commit)
     if _WRAPPER.search(body):
         return noise("bugbot review wrapper", commit)
+    notice = _notice(body[:4000])
+    if notice is not None:
+        return notice
     if _NOTICE.search(body):
-        return noise("bugbot skip / usage / trial notice")
+        return noise("bugbot trial notice")
     if _SUMMARY.search(body):
         return noise("bugbot PR summary block", commit)
     if comment.in_reply_to_id is not None:
         return noise("bugbot thread reply")
     return fallback_finding(KEY, comment, "unrecognised bugbot comment")
+
+
+PROFILE = BotProfile(
+    key=KEY,
+    display="Cursor",
+    logins=LOGINS,
+    parse=parse,
+    severity={
+        "critical": "critical",
+        "high": "critical",
+        "blocking": "critical",
+        "medium": "medium",
+        "non-blocking": "medium",
+        "low": "low",
+    },
+    rerequest=REREQUEST,
+    skips_bot_prs=SKIPS_BOT_PRS,
+)

@@ -86,7 +86,7 @@ class CompareResult(Frozen):
 
 
 class ReviewThread(Frozen):
-    """One review thread from GraphQL `reviewThreads` (PLATFORM.md §5)."""
+    """One review thread from GraphQL `reviewThreads` (docs/github-platform.md §5)."""
 
     root_comment_id: int | None  # REST id of the thread's first comment
     is_resolved: bool

@@ -1,7 +1,7 @@
 """The Gateway over GitHub's REST API via PyGithub's requester (the only module importing github).
 
 We use PyGithub for transport, auth and GHES URL handling, but not for retries, throttling or
-pagination (PLATFORM.md §1.4-§1.7):
+pagination (docs/github-platform.md §1.4-§1.7):
 
 * PyGithub's retry is disabled (`retry=None`) and replaced by our own loop, applied to every verb
   (PyGithub never retries PATCH, ignores 429 without Retry-After, and raises `RetryError`): 5xx,
@@ -77,7 +77,7 @@ _TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
 )
 
 
-# GraphQL (PLATFORM.md §5): one connection, 100 threads a page, the first comment's REST id.
+# GraphQL (docs/github-platform.md §5): one connection, 100 threads/page, 1st comment's REST id.
 REVIEW_THREADS_QUERY = (
     "query($owner: String!, $name: String!, $number: Int!, $after: String) { "
     "repository(owner: $owner, name: $name) { pullRequest(number: $number) { "

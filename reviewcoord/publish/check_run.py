@@ -1,7 +1,8 @@
 """The check run a branch rule can require: in_progress while settling, then completed.
 
-A run cancelled mid-settle leaves its check run in_progress (for 14 days, PLATFORM.md §3.6); the
-next run on the same head adopts that check run instead of creating another.
+A run cancelled mid-settle leaves its check run in_progress (for 14 days,
+docs/github-platform.md §3.6); the next run on the same head adopts that check run instead of
+creating another.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ is Markdown, not HTML) and every untrusted value goes through an explicit filter
 `reviewcoord.render.safe` instead. Rendering is pure: Verdict in, str out.
 
 Sizes. GitHub rejects a comment over 65,536 characters and a check summary over 65,535
-(PLATFORM.md §2.1), and a verdict can hold thousands of findings with long titles. Each body is
+(docs/github-platform.md §2.1); a verdict can hold thousands of long-titled findings. Each body is
 therefore rendered by `_fit`: first in full, then in steps that cut the least useful text first
 (the folded advisory lines, then advisory in full, then critical gists, then the tail of the
 critical list), until it fits. Every step that cuts something adds a visible "✂️ Shortened" note
@@ -26,8 +26,9 @@ from typing import Any, Literal
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 
+from reviewcoord.bots import bot_keys, display_name, rerequest_hint
 from reviewcoord.github.gateway import Annotation, CheckOutput
-from reviewcoord.model import BOT_DISPLAY, Verdict, VerdictFinding
+from reviewcoord.model import Verdict, VerdictFinding
 from reviewcoord.render import safe
 
 __all__ = [
@@ -47,7 +48,7 @@ __all__ = [
 ]
 
 MARKER = "<!-- review-coordinator-verdict -->"
-# 422 "Body is too long (maximum is 65536 characters)" (PLATFORM.md §2.1).
+# 422 "Body is too long (maximum is 65536 characters)" (docs/github-platform.md §2.1).
 COMMENT_LIMIT = 65_536
 # checks/create and checks/update: output.summary and output.text have maxLength 65535.
 CHECK_TEXT_LIMIT = 65_535
@@ -227,6 +228,29 @@ def _noun(n: int) -> str:
     return "finding" if n == 1 else "findings"
 
 
+# Each bot's line in the verdict; more than this many bots is not a real PR.
+_MAX_BOT_ROWS = 40
+
+
+def bot_rows(verdict: Verdict) -> list[dict[str, Any]]:
+    """One row per bot in `verdict.bots` (expected ones first) for `_macros.bot_line`."""
+    expected = set(verdict.expected_bots)
+    required = set(verdict.required_bots)
+    ordered = sorted(verdict.bots.items(), key=lambda item: item[0] not in expected)
+    return [
+        {
+            "bot": key,
+            "state": status.state,
+            "detail": status.detail,
+            "url": status.url,
+            "hint": rerequest_hint(key) if key in bot_keys() else "",
+            "expected": key in expected,
+            "required": key in required,
+        }
+        for key, status in ordered
+    ]
+
+
 def _context(
     verdict: Verdict, plan: _Plan, surface: _Surface, extra_notes: Sequence[str]
 ) -> dict[str, Any]:
@@ -244,8 +268,11 @@ def _context(
         "notes_hidden": len(extra_notes) - len(notes),
     }
     has_gists = any(f.gist for f in (*critical, *advisory_full))
+    rows = bot_rows(verdict)
     return {
         "verdict": verdict,
+        "bot_rows": rows[:_MAX_BOT_ROWS],
+        "bot_rows_hidden": max(0, len(rows) - _MAX_BOT_ROWS),
         "critical": critical,
         "advisory_full": advisory_full,
         "advisory_rest": len(rest),
@@ -516,7 +543,7 @@ def _annotation_message(f: VerdictFinding) -> str:
     )
     for s in f.sources:
         url = safe.safe_url(s.url)
-        name = BOT_DISPLAY.get(s.bot, s.bot)
+        name = display_name(s.bot)
         lines.append(f"{name}: {url}" if url else name)
     message = safe.escape_non_bmp(safe.clean_multiline("\n".join(lines)))
     return _clip_bytes(message, ANNOTATION_MESSAGE_BYTES)

@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from reviewcoord.model import BOT_DISPLAY
+from reviewcoord.bots import REGISTRY
 
 ELLIPSIS = "…"
 
@@ -271,8 +271,8 @@ def link(url: str | None, label_md: str) -> str:
 
 def bot(name: str | None) -> str:
     """A bot key (`codex`) as its display name (`Codex`); an unknown name as escaped text."""
-    if name in BOT_DISPLAY:
-        return BOT_DISPLAY[name]
+    if name is not None and REGISTRY.get(name) is not None:
+        return REGISTRY.display(name)
     return md_text(name, 60) or "unknown"
 
 
@@ -305,7 +305,7 @@ def short_sha(sha: str | None) -> str:
 
 def escape_non_bmp(text: str) -> str:
     """Characters above U+FFFF as `\\U0001f534`: GitHub's annotation API rejects them
-    (PLATFORM.md §2.1, as EnricoMi/publish-unit-test-result-action found)."""
+    (docs/github-platform.md §2.1, as EnricoMi/publish-unit-test-result-action found)."""
     if text.isascii():
         return text
     return _NON_BMP.sub(lambda m: f"\\U{ord(m.group()):08x}", text)

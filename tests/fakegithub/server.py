@@ -1,7 +1,7 @@
 """A stateful fake of the GitHub REST API on 127.0.0.1, for tests and benchmarks.
 
 It serves the endpoints review-coordinator uses, with GitHub's response shapes (copied from the
-OpenAPI examples in /work/shared/github/api-examples/), GitHub's pagination (`Link` headers whose
+OpenAPI examples in tests/fixtures/api-examples/), GitHub's pagination (`Link` headers whose
 page 2+ URLs switch to `/repositories/{id}/…`), weak ETags with `If-None-Match` → 304 (free: not
 counted in `rate_limit_used`), rate-limit headers, token identities (GITHUB_TOKEN-like app token,
 PATs, App installation tokens, read-only fork tokens) and injectable faults (HTTP errors, connection
