@@ -165,3 +165,47 @@ def test_a_cancelled_runs_check_run_is_adopted_with_one_read(
     )
     lists = [r for r in fake.request_log()[n:] if r.method == "GET" and "/check-runs" in r.path]
     assert len(lists) == 1
+
+
+@pytest.mark.parametrize(("hint", "asks"), [("github-actions[bot]", False), (None, True)])
+def test_identity_from_our_check_run_only_in_the_action(
+    fake: FakeGitHub, hint: str | None, asks: bool
+) -> None:
+    """The Action (identity hint set) takes its identity from its check run's App and skips
+    `GET /user`; the command line (no hint, a personal token) still asks GitHub who it is."""
+    import io
+
+    from reviewcoord.actions_io import Log
+    from reviewcoord.github.gateway import CheckOutput
+    from reviewcoord.github.pygithub_gateway import PyGithubGateway
+    from reviewcoord.runner import RunRequest, evaluate
+
+    fast_pack_clean(fake)
+    with PyGithubGateway("octo/app", "app-token", base_url=fake.base_url, write_spacing=0) as gw:
+        gw.create_check_run(
+            "review-coordinator", HEAD, "completed", CheckOutput(title="t", summary="s"), "success"
+        )
+    fake.add_token("pat", "alice", user_endpoint=True)
+    token = "app-token" if hint else "pat"
+    req = RunRequest(
+        repo="octo/app",
+        pr=2,
+        inputs={"settle": "none", "expected-bots": "copilot,cursor,claude", "dry-run": "true"},
+        input_source="test",
+        config_path=".github/review-coordinator.yml",
+        identity_hint=hint,
+    )
+    n = len(fake.request_log())
+    with PyGithubGateway("octo/app", token, base_url=fake.base_url, write_spacing=0) as gw:
+
+        class Clock:
+            def now(self) -> float:
+                return 0.0
+
+            def sleep(self, seconds: float) -> None:
+                pass
+
+        outcome = evaluate(req, gw, Clock(), Log(io.StringIO()))
+    assert outcome.gate == "go"
+    asked = any(r.route == "/user" for r in fake.request_log()[n:])
+    assert asked is asks
