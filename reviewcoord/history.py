@@ -8,7 +8,9 @@ Standard base64 has no `-` or `>`, so the payload can never close (or nest) the 
 The JSON is a `History` (below): reviewed head SHAs, cycle, last gate and reason, the number of
 `block` cycles, an input fingerprint (noop detection), one `Entry` per finding stable id (status,
 level, location, first/last cycle, the F id it was last shown as, an accepted exception), the
-comment → finding bindings of replies and commands, and the outcome of every command seen.
+comment → finding bindings of replies and commands, the outcome of every command seen, and
+(optional keys) the last head's commit time and resolved expected bots, so that a run on the
+same head need not read them again.
 
 Trust. A record is read only from OUR sticky (author = our identity, marker first; see
 `publish.sticky.ours`), and only if it decodes, validates, names this repository and PR, and
@@ -33,7 +35,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from reviewcoord.model import AcceptKind, Endpoint, Level, RawComment
+from reviewcoord.model import AcceptKind, BotKey, Endpoint, Level, RawComment
 
 HISTORY_PREFIX = "<!-- review-coordinator-history "
 VERSION = "v1"
@@ -107,6 +109,11 @@ class History(_Model):
     findings: list[Entry] = Field(default_factory=list)
     refs: dict[str, list[str]] = Field(default_factory=dict)  # comment id → base sids
     cmds: list[CommandOutcome] = Field(default_factory=list)
+    # Optional (records written before they existed still decode): facts about the last head
+    # that a later run on the same head need not read again. `ht`: the head commit's time
+    # (immutable for a SHA); `exp`: the expected bots resolved for it (`expected-bots: auto`).
+    ht: str | None = None
+    exp: list[BotKey] | None = None
 
     @property
     def last_head(self) -> str | None:
