@@ -17,9 +17,16 @@ from reviewcoord.actions_io import (
     write_outputs,
     write_verdict_file,
 )
-from reviewcoord.errors import EventError, UsageError
+from reviewcoord.errors import (
+    EXIT_BLOCK,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    EXIT_USAGE,
+    EventError,
+    UsageError,
+)
 from reviewcoord.event import load_payload, resolve
-from reviewcoord.runner import ACTIONS_BOT, Outcome, RunRequest, evaluate
+from reviewcoord.runner import Outcome, RunRequest, evaluate
 from reviewcoord.settle import SystemClock
 from reviewcoord.verdict_output import scrub, verdict_output
 
@@ -133,7 +140,6 @@ def write_spacing(env: Mapping[str, str]) -> float:
 
 
 def run_action(env: Mapping[str, str]) -> int:
-    from reviewcoord.github.dry_run import DryRunGateway
     from reviewcoord.github.pygithub_gateway import PyGithubGateway
 
     log = Log(sys.stdout, actions=True)
@@ -150,7 +156,7 @@ def run_action(env: Mapping[str, str]) -> int:
         return exc.exit_code
     if target.pr is None:
         log.notice(target.skip_reason)
-        return 0
+        return EXIT_OK
     repo = action_input(env, "repo") or env.get("GITHUB_REPOSITORY", "")
     if repo.count("/") != 1:
         log.error(f"input 'repo' / GITHUB_REPOSITORY must be OWNER/NAME, got {repo[:80]!r}")
@@ -160,14 +166,12 @@ def run_action(env: Mapping[str, str]) -> int:
         return UsageError.exit_code
 
     inputs = {name: action_input(env, name) for name in SETTING_INPUTS}
-    dry_run = inputs["dry-run"].casefold() == "true"
     gateway = PyGithubGateway(
         repo,
         token,
         base_url=env.get("GITHUB_API_URL") or "https://api.github.com",
         write_spacing=write_spacing(env),
     )
-    active = DryRunGateway(gateway, log, ACTIONS_BOT) if dry_run else gateway
     request = RunRequest(
         repo=repo,
         pr=target.pr,
@@ -175,10 +179,16 @@ def run_action(env: Mapping[str, str]) -> int:
         input_source="workflow inputs",
         config_path=action_input(env, "config") or ".github/review-coordinator.yml",
     )
-    outcome = evaluate(request, active, SystemClock(), log)
+    outcome = evaluate(request, gateway, SystemClock(), log)  # (it sets up a dry run itself)
     deliver(outcome, env, log, repo=repo, pr=target.pr)
     log.info(f"gate: {outcome.gate} — {outcome.reason} ({gateway.request_count} API requests)")
+    return exit_code(outcome)
+
+
+def exit_code(outcome: Outcome) -> int:
+    """errors.py's table: 2 for an invalid configuration, 3 for no trustworthy verdict
+    otherwise, 1 for block with fail-on-block."""
     if outcome.gate == "error":
-        return 1
+        return EXIT_USAGE if outcome.bad_input else EXIT_UNREADABLE
     fail_on_block = outcome.settings.fail_on_block if outcome.settings else False
-    return 1 if fail_on_block and outcome.gate == "block" else 0
+    return EXIT_BLOCK if fail_on_block and outcome.gate == "block" else EXIT_OK

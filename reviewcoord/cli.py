@@ -10,7 +10,6 @@ and builds real clients. Every ReviewCoordError becomes one line on stderr and a
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -19,42 +18,20 @@ from typing import TextIO
 from reviewcoord import __version__
 from reviewcoord.bots import bot_keys
 from reviewcoord.config import Settings, build_settings
-from reviewcoord.errors import ReviewCoordError, UsageError
-from reviewcoord.model import BotKey, Verdict
+from reviewcoord.errors import EXIT_BLOCK, EXIT_INTERNAL, EXIT_OK, ReviewCoordError, UsageError
+from reviewcoord.model import BotKey
 from reviewcoord.normalize import merged_table
-
-EXIT_OK = 0
-EXIT_BLOCK = 1
-EXIT_USAGE = 2
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that raises instead of printing usage and exiting."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{self.prog}: {message} (see --help)")
-
-
-def _pr_number(text: str) -> int:
-    try:
-        value = int(text.lstrip("#"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"PR number must be a positive integer, got {text!r}"
-        ) from None
-    if value <= 0 or value > 2**31 - 1:
-        raise argparse.ArgumentTypeError(f"PR number must be a positive integer, got {text!r}")
-    return value
+from reviewcoord.terminal import Parser, pr_number, print_verdict
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    p = _Parser(
+    p = Parser(
         prog="reviewcoord",
         description="Judge the AI reviewers' comments on a PR: one verdict, one merge gate.",
         epilog="Also: 'reviewcoord snapshot <pr> --repo OWNER/NAME > pr.json' saves a PR for "
         "--replay. Run with no arguments inside GitHub Actions to act as the Action.",
     )
-    p.add_argument("pr", type=_pr_number, help="pull request number")
+    p.add_argument("pr", type=pr_number, help="pull request number")
     p.add_argument("--repo", help="OWNER/NAME (default: GITHUB_REPOSITORY)")
     p.add_argument("--replay", metavar="SNAPSHOT.json", help="judge a saved snapshot offline")
     p.add_argument("--cycle", type=int, help="review-cycle index (default 1)")
@@ -101,17 +78,24 @@ def expected_for_replay(settings: Settings, seen: Mapping[BotKey, int]) -> list[
     return [b for b in bot_keys() if b in found or b in named]
 
 
-def print_verdict(verdict: Verdict, fmt: str, out: TextIO) -> None:
-    if fmt in ("comment", "both"):
-        from reviewcoord.render import sticky_comment
+# Flags that only mean something against GitHub: with --replay they are an error, not ignored.
+LIVE_ONLY = {
+    "settle": "--settle",
+    "config": "--config",
+    "fast_timeout": "--fast-timeout",
+    "full_timeout": "--full-timeout",
+    "poll_interval": "--poll-interval",
+    "dry_run": "--dry-run",
+}
 
-        out.write(sticky_comment(verdict))
-        out.write("\n")
-    if fmt == "both":
-        out.write("\n---\n\n")
-    if fmt in ("json", "both"):
-        out.write(json.dumps(verdict.to_json_dict(), indent=2, ensure_ascii=False))
-        out.write("\n")
+
+def _refuse_live_only(args: argparse.Namespace) -> None:
+    given = [flag for name, flag in LIVE_ONLY.items() if getattr(args, name) not in (None, False)]
+    if given:
+        raise UsageError(
+            f"{', '.join(given)}: only for a live run against GitHub; a replay judges the "
+            "snapshot as saved (drop the flag or --replay)"
+        )
 
 
 def run_replay(args: argparse.Namespace, out: TextIO) -> int:
@@ -119,6 +103,7 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
     from reviewcoord.ingest import ingest
     from reviewcoord.pipeline import verdict_from
 
+    _refuse_live_only(args)
     settings = build_settings(
         {}, _cli_inputs(args), file_source="(no config file)", input_source="command line"
     )
@@ -181,7 +166,7 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
             "(set REVIEWCOORD_DEBUG=1 for a traceback)",
             file=sys.stderr,
         )
-        return 1
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -5,37 +5,45 @@
     ├── ConfigError             bad config file or input value (exit 2; status `error`)
     ├── EventError              event payload we cannot turn into a PR (exit 2)
     ├── SnapshotError           replay snapshot missing, not JSON, wrong shape (exit 2)
-    └── GatewayError            GitHub could not be read/written completely (exit 1; fail closed)
+    └── GatewayError            GitHub could not be read/written completely (exit 3; fail closed)
         └── WriteForbidden      403 "Resource not accessible by integration" (read-only token)
+
+Exit codes (README § Command line), the same for the CLI and the Action:
 
 A single bot comment that fails to parse is *data* (a note in the verdict), never an exception.
 """
 
+EXIT_OK = 0  # a verdict (block or go)
+EXIT_BLOCK = 1  # the gate is block and --fail-on-block / `fail-on-block` is set
+EXIT_USAGE = 2  # bad arguments, inputs, event, snapshot or config
+EXIT_UNREADABLE = 3  # GitHub could not be read completely: no trustworthy verdict (gate error)
+EXIT_INTERNAL = 4  # a bug in review-coordinator
+
 
 class ReviewCoordError(Exception):
-    exit_code = 1
+    exit_code = EXIT_INTERNAL
 
 
 class UsageError(ReviewCoordError):
-    exit_code = 2
+    exit_code = EXIT_USAGE
 
 
 class ConfigError(ReviewCoordError):
-    exit_code = 2
+    exit_code = EXIT_USAGE
 
 
 class EventError(ReviewCoordError):
-    exit_code = 2
+    exit_code = EXIT_USAGE
 
 
 class SnapshotError(ReviewCoordError):
-    exit_code = 2
+    exit_code = EXIT_USAGE
 
 
 class GatewayError(ReviewCoordError):
     """An endpoint could not be read (or written) completely, after retries."""
 
-    exit_code = 1
+    exit_code = EXIT_UNREADABLE
 
     def __init__(self, message: str, *, endpoint: str = "", status: int | None = None) -> None:
         super().__init__(message)

@@ -11,9 +11,10 @@ from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from reviewcoord.actions_io import Log
-from reviewcoord.errors import UsageError
+from reviewcoord.errors import EXIT_BLOCK, EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, UsageError
 from reviewcoord.runner import RunRequest, evaluate
 from reviewcoord.settle import SystemClock
+from reviewcoord.terminal import Parser, pr_number, print_verdict
 
 
 def find_token(env: Mapping[str, str]) -> str:
@@ -58,14 +59,10 @@ def _gateway(repo: str, env: Mapping[str, str]):  # type: ignore[no-untyped-def]
 def run_live(
     args: argparse.Namespace, inputs: Mapping[str, object], env: Mapping[str, str], out: TextIO
 ) -> int:
-    from reviewcoord.cli import print_verdict
-    from reviewcoord.github.dry_run import DryRunGateway
-
     repo = _repo(args.repo, env)
     gateway = _gateway(repo, env)
     log = Log(sys.stderr)
     log.mask(find_token(env))
-    active = DryRunGateway(gateway, log, "(you)") if args.dry_run else gateway
     request = RunRequest(
         repo=repo,
         pr=args.pr,
@@ -74,23 +71,22 @@ def run_live(
         config_path=args.config or ".github/review-coordinator.yml",
         identity_hint=None,
     )
-    outcome = evaluate(request, active, SystemClock(), log)
+    outcome = evaluate(request, gateway, SystemClock(), log)  # (it sets up a dry run itself)
     log.info(f"{gateway.request_count} API requests")
     if outcome.verdict is None:
         print(f"reviewcoord: error: no trustworthy verdict: {outcome.reason}", file=sys.stderr)
-        return 1
+        return EXIT_USAGE if outcome.bad_input else EXIT_UNREADABLE
     fmt = outcome.settings.format if outcome.settings else "both"
     print_verdict(outcome.verdict, fmt, out)
     fail_on_block = outcome.settings.fail_on_block if outcome.settings else False
-    return 1 if fail_on_block and outcome.gate == "block" else 0
+    return EXIT_BLOCK if fail_on_block and outcome.gate == "block" else EXIT_OK
 
 
 def run_snapshot(argv: Sequence[str], env: Mapping[str, str], out: TextIO) -> int:
-    from reviewcoord.cli import _Parser, _pr_number
     from reviewcoord.snapshot import dump
 
-    parser = _Parser(prog="reviewcoord snapshot", description="Save a PR for --replay.")
-    parser.add_argument("pr", type=_pr_number)
+    parser = Parser(prog="reviewcoord snapshot", description="Save a PR for --replay.")
+    parser.add_argument("pr", type=pr_number)
     parser.add_argument("--repo")
     args = parser.parse_args(list(argv))
     repo = _repo(args.repo, env)

@@ -59,6 +59,7 @@ class Outcome:
     read_only: bool = False
     notes: list[str] = field(default_factory=list)
     error_details: list[str] = field(default_factory=list)
+    bad_input: bool = False  # the error is the user's to fix (invalid configuration): exit 2
 
 
 class _Evaluation:
@@ -277,10 +278,19 @@ def _prepare(req: RunRequest, gateway: Gateway, log: Log) -> tuple[PullInfo, Set
     try:
         return pull, load_settings(gateway, pull, req.config_path, req.inputs, req.input_source)
     except ConfigError as exc:
-        problem = f"invalid configuration: {exc}"
+        failed = _Evaluation(req, gateway, _fallback_settings(req), log)
+        outcome = failed.fail(f"invalid configuration: {exc}", pull)
+        outcome.bad_input = True
+        return outcome
     except GatewayError as exc:
         problem = f"could not read the config file: {exc}"
-    return _Evaluation(req, gateway, Settings(), log).fail(problem, pull)
+    return _Evaluation(req, gateway, _fallback_settings(req), log).fail(problem, pull)
+
+
+def _fallback_settings(req: RunRequest) -> Settings:
+    """The defaults, when the settings could not be built; a requested dry run stays dry."""
+    dry = str(req.inputs.get("dry-run") or "").strip().casefold() in ("true", "yes", "1", "on")
+    return Settings(dry_run=dry)
 
 
 def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outcome:

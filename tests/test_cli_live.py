@@ -155,5 +155,5 @@ def test_cli_without_token_or_repo_is_a_clear_error(fake: FakeGitHub) -> None:
 
 def test_cli_unknown_pr_fails_closed(fake: FakeGitHub) -> None:
     proc = cli(fake, "99", "--repo", "octo/app", "--settle", "none")
-    assert proc.returncode == 1
+    assert proc.returncode == 3  # no trustworthy verdict
     assert "no trustworthy verdict" in proc.stderr and "Traceback" not in proc.stderr

@@ -268,7 +268,7 @@ def test_a_persistent_502_fails_closed(fake: FakeGitHub, tmp_path: Path) -> None
     all_clean(fake)
     fake.inject("GET", r"/pulls/2/comments", status=502, times=1000)
     run = run_action(fake, tmp_path)
-    assert run.returncode == 1
+    assert run.returncode == 3  # no trustworthy verdict
     assert run.outputs["gate"] == "error"
     assert fake.statuses(HEAD)[-1]["state"] == "error"
     assert all(s["state"] != "success" for s in fake.statuses(HEAD))
@@ -347,7 +347,7 @@ def test_invalid_config_on_base_branch_is_an_error_status(fake: FakeGitHub, tmp_
     all_clean(fake)
     fake.set_file(".github/review-coordinator.yml", "main", "settle: whenever\n")
     run = run_action(fake, tmp_path)
-    assert run.returncode == 1 and run.outputs["gate"] == "error"
+    assert run.returncode == 2 and run.outputs["gate"] == "error"
     assert ".github/review-coordinator.yml" in run.stdout and "'settle'" in run.stdout
     assert fake.statuses(HEAD)[-1]["state"] == "error"
 

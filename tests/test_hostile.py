@@ -394,7 +394,7 @@ def test_bad_config_file_is_a_gate_error(
         fake.set_file(CONFIG, "main", text)
         event = Path(__file__).parent / "fixtures/payloads/pull_request.opened.json"
         code, _out, err = run_in_process(capsys, action_env(fake, tmp_path, event))
-        assert code == 1 and err == "", err
+        assert code == 2 and err == "", err
         outputs = parse_outputs((tmp_path / "github_output").read_text())
         assert outputs["gate"] == "error"
         assert CONFIG in outputs["gate-reason"] and message in outputs["gate-reason"]
@@ -419,7 +419,7 @@ def test_config_not_utf8_is_a_gate_error(tmp_path: Path) -> None:
             body={"type": "file", "encoding": "base64", "content": content},
         )
         run = run_action(fake, tmp_path)
-        assert run.returncode == 1, run.log
+        assert run.returncode == 3, run.log  # read as a malformed response
         assert run.outputs["gate"] == "error"
         assert CONFIG in run.outputs["gate-reason"]
         assert [s["state"] for s in fake.statuses(HEAD)] == ["error"]

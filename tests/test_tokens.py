@@ -116,7 +116,7 @@ def test_token_never_leaks(fake: FakeGitHub, tmp_path: Path) -> None:
     fake.inject("GET", r"/pulls/2/reviews", status=502, times=1, body=f"<p>{SECRET}</p>")
     fake.inject("PATCH", r"/check-runs/", status=500, times=100, body=f"x {SECRET} x")
     run = run_action(fake, tmp_path, token=SECRET)
-    assert run.returncode == 1  # nothing could be published: gate error
+    assert run.returncode == 3  # nothing could be published: gate error
     assert run.outputs["gate"] == "error"
     log_lines = [line for line in run.stdout.splitlines() if not line.startswith("::add-mask::")]
     haystacks = {

@@ -16,8 +16,7 @@ from reviewcoord.github.gateway import (
     CheckRunRef,
     Gateway,
 )
-
-ANNOTATIONS_PER_REQUEST = 50  # GitHub appends annotations, at most 50 per request
+from reviewcoord.limits import annotation_batches
 
 
 def start_check(gateway: Gateway, name: str, sha: str, output: CheckOutput) -> int:
@@ -69,10 +68,7 @@ def finish_check(
     annotations: Sequence[Annotation],
     conclusion: CheckConclusion,
 ) -> None:
-    batches = [
-        tuple(annotations[i : i + ANNOTATIONS_PER_REQUEST])
-        for i in range(0, len(annotations), ANNOTATIONS_PER_REQUEST)
-    ] or [()]
+    batches = [tuple(batch) for batch in annotation_batches(annotations)]
     # Annotation batches first, completion last: a run that dies half-way leaves the check
     # in_progress (to be adopted next time), never "completed" without all its annotations.
     for batch in batches[1:]:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from reviewcoord.github.gateway import Gateway, StatusState
-
-DESCRIPTION_LIMIT = 140  # GitHub: "description is too long (maximum is 140 characters)"
+from reviewcoord.limits import STATUS_DESCRIPTION_LIMIT as DESCRIPTION_LIMIT
 
 
 def set_status(

@@ -1,0 +1,91 @@
+"""A bot is one profile: registering a small extra profile is all it takes for the judge, the
+config, the packs, the display names and the renderings to know it."""
+
+from __future__ import annotations
+
+import pytest
+
+from reviewcoord.bots import REGISTRY, BotProfile, bot_for_login, bot_keys
+from reviewcoord.bots.common import found, location, make_finding, noise
+from reviewcoord.config import Settings, build_settings
+from reviewcoord.model import ParsedComment, RawComment
+from reviewcoord.normalize import default_table
+from reviewcoord.pipeline import judge
+from reviewcoord.render import sticky_comment
+from tests.bots_support import comment
+
+HEAD = "c0ffee" + "0" * 34
+
+
+def parse_kilo(c: RawComment) -> ParsedComment:
+    """A toy reviewer: `**Critical** title` / `**Warning** title` inline comments."""
+    for label in ("Critical", "Warning"):
+        lead = f"**{label}** "
+        if c.body.startswith(lead):
+            file, line, end = location(c)
+            title = c.body[len(lead) :].split("\n", 1)[0]
+            finding = make_finding(
+                "kilo", c, title=title, severity_raw=label, file=file, line=line, line_end=end
+            )
+            return found([finding], "kilo finding")
+    return noise("kilo chatter")
+
+
+KILO = BotProfile(
+    key="kilo",
+    display="Kilo",
+    logins=frozenset({"kilo-code-bot[bot]", "kilo-code-bot"}),
+    parse=parse_kilo,
+    severity={"critical": "critical", "warning": "medium"},
+    rerequest="re-request with `@kilo review`",
+)
+
+
+def kilo_comment(body: str, cid: int) -> RawComment:
+    return comment(
+        body,
+        "review_comment",
+        "kilo-code-bot[bot]",
+        id=cid,
+        path="src/app.py",
+        line=10 + 40 * cid,
+        original_commit_id=HEAD,
+        html_url=f"https://github.com/o/r/pull/1#discussion_r{cid}",
+    )
+
+
+def test_an_extra_profile_is_judged_like_a_built_in_one() -> None:
+    with REGISTRY.extended([KILO]):
+        assert "kilo" in bot_keys() and bot_for_login("kilo-code-bot") == "kilo"
+        assert default_table()["kilo"] == {"critical": "critical", "warning": "medium"}
+        settings = build_settings(
+            {"expected-bots": ["kilo", "codex"], "require-bots": "kilo"},
+            {},
+            file_source="config",
+            input_source="inputs",
+        )
+        assert settings.require_bots == ["kilo"] and "kilo" in Settings().fast_pack
+        comments = [
+            kilo_comment("**Critical** SQL built from user input", 1),
+            kilo_comment("**Warning** Unused import", 2),
+        ]
+        verdict = judge(
+            comments, repo="o/r", pr=1, head_sha=HEAD, expected=["kilo"], required=["kilo"]
+        )
+        assert verdict.gate == "block"
+        assert [(f.title, f.severity, f.spread) for f in verdict.critical] == [
+            ("SQL built from user input", "critical", "Kilo:Critical")
+        ]
+        assert verdict.bots["kilo"].state == "reviewed" and verdict.settled_on == ["kilo"]
+        text = sticky_comment(verdict)
+        assert "✅ Kilo reviewed `c0ffee0`" in text and "Kilo:Warning" in text
+    assert "kilo" not in bot_keys() and bot_for_login("kilo-code-bot[bot]") is None
+
+
+def test_a_login_claimed_twice_is_refused() -> None:
+    thief = BotProfile(
+        key="thief", display="Thief", logins=frozenset({"cursor[bot]"}), parse=parse_kilo
+    )
+    with pytest.raises(ValueError, match="claimed by cursor and thief"), REGISTRY.extended([thief]):
+        pass
+    assert bot_for_login("cursor[bot]") == "cursor"
