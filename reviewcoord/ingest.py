@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from reviewcoord.bots import bot_for_login, bot_keys, bot_pr_skip, parse_comment
+from reviewcoord.limits import MARKER as MARKER  # re-exported for its older importers
 from reviewcoord.model import (
     BotKey,
     BotState,
@@ -36,7 +37,6 @@ from reviewcoord.model import (
     RawComment,
 )
 
-MARKER = "<!-- review-coordinator-verdict -->"
 PENDING_STATES: frozenset[str] = frozenset({"not_seen", "working"})
 
 

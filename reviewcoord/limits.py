@@ -21,6 +21,9 @@ STATUS_DESCRIPTION_LIMIT = 140
 # checks/create, checks/update: `annotations` maxItems 50; further ones need more requests,
 # and "each time you update the check run, annotations are appended".
 ANNOTATIONS_PER_REQUEST = 50
+# checks/create (OAS): annotation `title` ≤ 255 characters, `message` ≤ 64 KB.
+ANNOTATION_TITLE_LIMIT = 255
+ANNOTATION_MESSAGE_BYTES = 64 * 1024 - 1
 
 T = TypeVar("T")
 

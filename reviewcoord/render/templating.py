@@ -1,0 +1,48 @@
+"""The Jinja2 environment every Markdown body is rendered in, and how a body gets its template.
+
+Autoescape is off (the output is Markdown, not HTML); every untrusted value goes through an
+explicit filter from `reviewcoord.render.safe` instead.
+"""
+
+from __future__ import annotations
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, Template
+
+from reviewcoord.render import safe
+
+_ENV = Environment(
+    loader=PackageLoader("reviewcoord", "render/templates"),
+    undefined=StrictUndefined,
+    # Markdown, not HTML: escaping is done per value by the filters below, on purpose.
+    autoescape=False,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+)
+_ENV.filters.update(
+    text=safe.md_text,
+    code=safe.code,
+    link=safe.link,
+    bot=safe.bot,
+    bots=safe.bots,
+    logins=safe.logins,
+    sha=safe.short_sha,
+)
+_ENV.globals.update(location=safe.location)
+
+
+def load_template(name: str) -> Template:
+    """The named template from `templates/`."""
+    return _ENV.get_template(name)
+
+
+def template(name: str) -> Template:
+    """The named template, fetched through `reviewcoord.render._template` at call time.
+
+    That package attribute is a seam: tests swap it to prove the sticky's marker check bites,
+    so every body must go through it rather than call `load_template` directly.
+    """
+    # A late import: the package imports this module while it is being initialised.
+    from reviewcoord import render
+
+    return render._template(name)
