@@ -1,9 +1,9 @@
 """The seam between review-coordinator and GitHub.
 
 Everything the pipeline and the publishers need from GitHub goes through `Gateway`, in our own
-models; only `pygithub_gateway.py` imports PyGithub. Reads are *complete or raise*: a list method
-returns every item of every page, or raises `GatewayError` naming the endpoint — never a partial
-list, because a partial read could hide a blocker (fail closed).
+models; only `transport.py` (behind `pygithub_gateway.py`) imports PyGithub. Reads are *complete
+or raise*: a list method returns every item of every page, or raises `GatewayError` naming the
+endpoint — never a partial list, because a partial read could hide a blocker (fail closed).
 
 Writes raise `WriteForbidden` for 403 "Resource not accessible by integration" (a read-only
 token, e.g. on fork PRs) and `GatewayError` for anything else that failed after retries.

@@ -1,0 +1,192 @@
+"""The REST reads of `Gateway`: GitHub's JSON turned into our models, or GatewayError.
+
+Lists and the pull request go through `PagedReader` (every page, ETags); one-off reads are plain
+requests, with the statuses that mean "absent" (404, 422, 403) answered as such.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from datetime import datetime
+from typing import Any
+
+from reviewcoord import rest
+from reviewcoord.errors import GatewayError
+from reviewcoord.github.gateway import CheckRunRef, CompareResult, Permission, PullInfo
+from reviewcoord.github.paging import PagedReader
+from reviewcoord.github.transport import PER_PAGE, Response, Transport
+from reviewcoord.model import Endpoint, RawComment
+
+# GitHub lists at most 300 files in a comparison (REST "Compare two commits").
+COMPARE_FILES_LIMIT = 300
+_PERMISSIONS = ("admin", "maintain", "write", "triage", "read", "none")
+
+
+class Reads:
+    """Reads under one repository's `/repos/{owner}/{name}/`."""
+
+    def __init__(self, http: Transport, pages: PagedReader, prefix: str) -> None:
+        self._http = http
+        self._pages = pages
+        self._prefix = prefix
+
+    def _url(self, endpoint: str) -> str:
+        return f"{self._prefix}/{endpoint}"
+
+    def _get(self, endpoint: str, **kwargs: Any) -> Response:
+        """`send` a GET of `endpoint` described as "read {endpoint}"."""
+        return self._http.send(
+            "GET", self._url(endpoint), endpoint=endpoint, what=f"read {endpoint}", **kwargs
+        )
+
+    # ------------------------------------------------------------------ pull and comments
+    def get_pull(self, number: int) -> PullInfo:
+        endpoint = f"pulls/{number}"
+        data = self._pages.get_object(self._url(endpoint), endpoint, f"read {endpoint}")
+        try:
+            return rest.pull_info(data)
+        except ValueError as exc:
+            raise GatewayError(
+                f"could not read {endpoint}: malformed response ({exc})", endpoint=endpoint
+            ) from None
+
+    def list_comments(self, endpoint: str, kind: Endpoint) -> list[RawComment]:
+        items = self._pages.get_list(self._url(endpoint), endpoint, {})
+        try:
+            return [rest.raw_comment(kind, item) for item in items]
+        except ValueError as exc:
+            self._http.malformed(endpoint, f"read {endpoint}", str(exc))
+
+    def recent_comment_authors(self) -> list[tuple[str, str]]:
+        # One page of each, newest first: recent enough to find the bots that review here.
+        seen: dict[tuple[str, str], None] = {}
+        params = {"sort": "created", "direction": "desc", "per_page": PER_PAGE}
+        for endpoint in ("pulls/comments", "issues/comments"):
+            resp = self._get(endpoint, params=params)
+            items = self._http.decode(resp, endpoint, f"read {endpoint}")
+            if not isinstance(items, list):
+                self._http.malformed(endpoint, f"read {endpoint}", "expected a JSON list")
+            for item in items:
+                user = item.get("user") if isinstance(item, dict) else None
+                login = user.get("login") if isinstance(user, dict) else None
+                kind = user.get("type") if isinstance(user, dict) else None
+                if isinstance(login, str) and login:
+                    seen[(login, kind if isinstance(kind, str) else "User")] = None
+        return list(seen)
+
+    # ------------------------------------------------------------------ commits and files
+    def get_commit_time(self, sha: str) -> datetime | None:
+        endpoint = f"commits/{sha}"
+        resp = self._get(endpoint, allow={404, 422})
+        if resp.status in (404, 422):
+            return None
+        data = self._http.decode(resp, endpoint, f"read {endpoint}")
+        stamp = data.get("commit", {}).get("committer", {}) if isinstance(data, dict) else None
+        value = stamp.get("date") if isinstance(stamp, dict) else None
+        if not isinstance(value, str):
+            return None
+        try:
+            return datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+
+    def get_file(self, path: str, ref: str) -> str | None:
+        endpoint = f"contents/{path.lstrip('/')}"
+        what = f"read {endpoint}"
+        resp = self._get(endpoint, params={"ref": ref}, allow={404})
+        if resp.status == 404:
+            return None
+        data = self._http.decode(resp, endpoint, what)
+        if not isinstance(data, dict) or data.get("type", "file") != "file":
+            self._http.malformed(endpoint, what, "not a file")
+        content = data.get("content")
+        if not isinstance(content, str) or data.get("encoding", "base64") != "base64":
+            self._http.malformed(endpoint, what, "no base64 content")
+        try:
+            return base64.b64decode(content).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError) as exc:
+            self._http.malformed(endpoint, what, f"undecodable content ({exc})")
+
+    def list_pull_files(self, number: int) -> list[str]:
+        endpoint = f"pulls/{number}/files"
+        items = self._pages.get_list(self._url(endpoint), endpoint, {})
+        files = [item.get("filename") for item in items if isinstance(item, dict)]
+        if len(files) != len(items) or not all(isinstance(f, str) for f in files):
+            self._http.malformed(endpoint, f"read {endpoint}", "an item has no filename")
+        return [f for f in files if isinstance(f, str)]
+
+    def compare_commits(self, base: str, head: str) -> CompareResult:
+        endpoint = f"compare/{base}...{head}"
+        resp = self._get(endpoint, allow={404, 422})
+        if resp.status in (404, 422):
+            return CompareResult(status="unreachable")
+        data = self._http.decode(resp, endpoint, f"read {endpoint}")
+        status = data.get("status") if isinstance(data, dict) else None
+        if status not in ("ahead", "identical", "behind", "diverged"):
+            self._http.malformed(endpoint, f"read {endpoint}", f"unknown status {status!r}")
+        raw = data.get("files") or []
+        files = [f.get("filename") for f in raw if isinstance(f, dict)]
+        names = tuple(f for f in files if isinstance(f, str))
+        return CompareResult(
+            status=status, files=names, files_complete=len(raw) < COMPARE_FILES_LIMIT
+        )
+
+    # ------------------------------------------------------------------ identity and checks
+    def whoami(self) -> str | None:
+        # Not under the repository; 403 for GITHUB_TOKEN and installation tokens.
+        resp = self._http.send("GET", "/user", endpoint="user", what="read user", allow={403, 404})
+        if resp.status in (403, 404):
+            return None
+        data = self._http.decode(resp, "user", "read user")
+        login = data.get("login") if isinstance(data, dict) else None
+        if not isinstance(login, str):
+            self._http.malformed("user", "read user", "no login")
+        return login
+
+    def get_permission(self, login: str) -> Permission:
+        endpoint = f"collaborators/{login}/permission"
+        resp = self._get(endpoint, allow={403, 404})
+        if resp.status in (403, 404):
+            return "none"
+        data = self._http.decode(resp, endpoint, f"read {endpoint}")
+        value = data.get("permission") if isinstance(data, dict) else None
+        # `role_name` can be `maintain`/`triage`; `permission` folds them into write/read.
+        role = data.get("role_name") if isinstance(data, dict) else None
+        for candidate in (role, value):
+            if candidate in _PERMISSIONS:
+                return candidate  # type: ignore[no-any-return]
+        return "none"
+
+    def list_check_runs(self, sha: str, name: str) -> list[CheckRunRef]:
+        endpoint = f"commits/{sha}/check-runs"
+        items = self._pages.get_list(
+            self._url(endpoint), endpoint, {"check_name": name, "filter": "all"}, key="check_runs"
+        )
+        try:
+            return [check_run_ref(item) for item in items]
+        except ValueError as exc:
+            self._http.malformed(endpoint, f"read {endpoint}", str(exc))
+
+
+def check_run_ref(data: Any) -> CheckRunRef:
+    """A check run from GitHub's JSON (a list item or a create response), or ValueError."""
+    if not isinstance(data, dict):
+        raise ValueError("a check run must be a JSON object")
+    run_id, name, status, head_sha = (data.get(k) for k in ("id", "name", "status", "head_sha"))
+    if isinstance(run_id, bool) or not isinstance(run_id, int):
+        raise ValueError("field 'id' must be an integer")
+    for key, value in (("name", name), ("status", status), ("head_sha", head_sha)):
+        if not isinstance(value, str):
+            raise ValueError(f"field '{key}' must be a string")
+    app = data.get("app")
+    slug = app.get("slug") if isinstance(app, dict) else None
+    html_url = data.get("html_url")
+    return CheckRunRef(
+        id=run_id,
+        name=str(name),
+        status=str(status),
+        head_sha=str(head_sha),
+        html_url=html_url if isinstance(html_url, str) else "",
+        app_slug=slug if isinstance(slug, str) else None,
+    )
