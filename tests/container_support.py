@@ -14,6 +14,11 @@ the *host* path, as on GitHub: the runner translates only paths under the mounte
 RUNNER_TEMP itself does not exist inside the container. Env vars go in as `-e NAME` with the value
 in the docker client's environment (no token on the command line); names keep their hyphens
 (`INPUT_GITHUB-TOKEN`). `--network host` lets the container reach a fake API on 127.0.0.1.
+
+Ownership, as on a GitHub-hosted runner: the runner process (user `runner`, uid 1001) creates those
+folders (0755) and the per-step file-command files (0644), so only uid 1001 (or root) can write
+them. `run_action_container(runner_uid=...)` chowns them to that uid (default 1001); the tests run
+as root on the host, like the Docker daemon, so they can still read everything back.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 IMAGE = os.environ.get("REVIEWCOORD_IMAGE", "reviewcoord:local")
+RUNNER_UID = 1001  # the `runner` user of GitHub-hosted runners (and of actions-runner-controller)
 SKIP_ENV = "REVIEWCOORD_SKIP_DOCKER"
 BUILD_TIMEOUT = int(os.environ.get("REVIEWCOORD_BUILD_TIMEOUT", "1800"))
 
@@ -148,6 +154,7 @@ def run_action_container(
     network: str = "host",
     entrypoint: str | None = None,
     timeout: float = 600,
+    runner_uid: int | None = RUNNER_UID,
 ) -> ActionRun:
     """Run the action image like the Actions runner: see the module docstring.
 
@@ -158,6 +165,8 @@ def run_action_container(
     `runner_temp`: host directory standing for the runner's temp dir (default: a new temp dir).
     `args`: extra container arguments (action.yml has no `args`, so normally none).
     `entrypoint`: overrides the image's ENTRYPOINT (for plumbing checks only).
+    `runner_uid`: the uid that owns the mounted folders and files, as the runner's user would
+    (folders 0755, files 0644); None leaves them as created (root, when the tests run as root).
     """
     if runner_temp is None:
         runner_temp = Path(tempfile.mkdtemp(prefix="reviewcoord-runner-temp-"))
@@ -179,7 +188,9 @@ def run_action_container(
         "GITHUB_STATE": f"save_state_{step}",
     }
     for name in files.values():
-        (file_commands / name).touch()
+        (file_commands / name).touch(mode=0o644)
+    if runner_uid is not None:
+        _own(runner_uid, [home, workflow, file_commands, workdir.resolve()])
 
     full_env: dict[str, str] = {
         "CI": "true",
@@ -230,6 +241,17 @@ def run_action_container(
     run.step_summary = file_commands / files["GITHUB_STEP_SUMMARY"]
     run.home = home
     return run
+
+
+def _own(uid: int, roots: Sequence[Path]) -> None:
+    """chown -R uid:uid, folders 0755 and files 0644: what the runner's user leaves behind."""
+    if os.geteuid() not in (0, uid):
+        pytest.skip(f"emulating the runner's uid {uid} needs root (or uid {uid}) on the host")
+    for root in roots:
+        for path in [root, *root.rglob("*")]:
+            os.chown(path, uid, uid, follow_symlinks=False)
+            if not path.is_symlink():
+                path.chmod(0o755 if path.is_dir() else 0o644)
 
 
 def _is_secretish(name: str) -> bool:
