@@ -230,11 +230,43 @@ def run_like_the_runner(image: str) -> tuple[float, int, dict[str, str]]:
         return first[0] - start, run.returncode, run.outputs()
 
 
+def compare(image: str, addr: str, runs: int) -> list[tuple[str, str]]:
+    """The same measures for an image that is already built (nothing removed locally)."""
+    tag = f"{addr}/{NAME}-compare:bench"
+    sh("docker", "tag", image, tag)
+    sh("docker", "push", tag)
+    digests = sh(
+        "docker", "image", "inspect", "-f", "{{range .RepoDigests}}{{println .}}{{end}}", tag
+    )
+    ref = next(d for d in digests.split() if d.startswith(f"{addr}/{NAME}-compare@"))
+    size = int(sh("docker", "image", "inspect", "-f", "{{.Size}}", image).strip())
+    packed = compressed_size(addr, f"{NAME}-compare", ref.split("@", 1)[1])
+    with fresh_daemon() as docker2:
+        pull = timed(*docker2, "pull", ref)
+    samples = sorted(run_like_the_runner(image)[0] for _ in range(runs))
+    subprocess.run(["docker", "rmi", tag], capture_output=True, check=False)
+    return [
+        (f"{image}: size", f"{size / 1e6:.1f} MB"),
+        (f"{image}: compressed", f"{packed / 1e6:.1f} MB"),
+        (f"{image}: `docker pull` into an empty daemon", f"{pull:.1f} s"),
+        (
+            f"{image}: `docker run` → first API request (median of {runs})",
+            f"{statistics.median(samples):.2f} s",
+        ),
+    ]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument("--registry", default="127.0.0.1:5000", help="loopback host:port")
     ap.add_argument("--quick", action="store_true", help="no cold build; 3 start samples")
     ap.add_argument("--runs", type=int, default=5, help="start-time samples")
+    ap.add_argument(
+        "--compare",
+        metavar="IMAGE",
+        help="an image built earlier (e.g. from main's Dockerfile): size, compressed size, pull "
+        "into an empty daemon and start time, measured the same way",
+    )
     args = ap.parse_args()
     if not args.registry.startswith(("127.", "localhost:")):
         raise SystemExit("--registry must be on loopback")
@@ -327,6 +359,8 @@ def main() -> None:
             )
         )
         subprocess.run(["docker", "rmi", pulled], capture_output=True, check=False)
+        if args.compare:
+            rows += compare(args.compare, addr, 3 if args.quick else args.runs)
 
     print(f"\n## Image {ref}")
     print(

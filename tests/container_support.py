@@ -249,7 +249,8 @@ def _own(uid: int, roots: Sequence[Path]) -> None:
         pytest.skip(f"emulating the runner's uid {uid} needs root (or uid {uid}) on the host")
     for root in roots:
         for path in [root, *root.rglob("*")]:
-            os.chown(path, uid, uid, follow_symlinks=False)
+            if os.geteuid() == 0:  # else the files are this user's already (a runner running us)
+                os.chown(path, uid, uid, follow_symlinks=False)
             if not path.is_symlink():
                 path.chmod(0o755 if path.is_dir() else 0o644)
 
