@@ -105,9 +105,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # runner image), who owns the workspace and the file-command files the runner mounts. --no-log-init:
 # no sparse lastlog/faillog entries. HOME is /github/home, as the runner sets it.
 ARG ACTION_UID
-RUN groupadd --gid "${ACTION_UID}" reviewcoord \
-    && useradd --uid "${ACTION_UID}" --gid "${ACTION_UID}" --no-create-home --no-log-init \
-       --home-dir /github/home --shell /usr/sbin/nologin reviewcoord
+# (A fork may set another uid; one that exists already, 0 for instance, is used as it is.)
+RUN { getent group "${ACTION_UID}" >/dev/null || groupadd --gid "${ACTION_UID}" reviewcoord; } \
+    && { getent passwd "${ACTION_UID}" >/dev/null \
+         || useradd --uid "${ACTION_UID}" --gid "${ACTION_UID}" --no-create-home --no-log-init \
+              --home-dir /github/home --shell /usr/sbin/nologin reviewcoord; }
 COPY --from=venv /opt/venv /opt/venv
 COPY --from=build /pkg/ /
 COPY entrypoint.py /app/entrypoint.py
