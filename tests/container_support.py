@@ -260,10 +260,26 @@ def _is_secretish(name: str) -> bool:
     return upper.startswith("INPUT_") or any(w in upper for w in ("TOKEN", "SECRET", "PASSWORD"))
 
 
-def docker_sh(image: str, script: str, *, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """`docker run --rm --entrypoint sh IMAGE -c SCRIPT` (no network)."""
+def docker_sh(
+    image: str, script: str, *, timeout: float = 120, user: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`docker run --rm --entrypoint sh IMAGE -c SCRIPT` (no network); `user`: `--user`, e.g. "0"
+    to look into places the image's own user cannot read (/root)."""
+    as_user = ["--user", user] if user is not None else []
     return subprocess.run(
-        ["docker", "run", "--rm", "--network", "none", "--entrypoint", "sh", image, "-c", script],
+        [
+            "docker",
+            "run",
+            "--rm",
+            "--network",
+            "none",
+            *as_user,
+            "--entrypoint",
+            "sh",
+            image,
+            "-c",
+            script,
+        ],
         capture_output=True,
         text=True,
         timeout=timeout,

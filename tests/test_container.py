@@ -96,6 +96,7 @@ def test_no_build_ca_or_pip_settings_in_image(container_image: BuiltImage) -> No
         "ls -A /tmp; ls -d /root/.cache /root/.config/pip 2>/dev/null; "
         "cat /etc/pip.conf /etc/xdg/pip/pip.conf 2>/dev/null; "
         "env | grep '^PIP_' | grep -v '^PIP_DISABLE_PIP_VERSION_CHECK=' || true",
+        user="0",  # the image's user (1001) cannot read /root
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "", (
@@ -143,6 +144,7 @@ def test_no_build_ca_or_pip_settings_in_image(container_image: BuiltImage) -> No
             f"grep -rlF -e '{probe}' / --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev "
             "2>/dev/null || true",
             timeout=300,
+            user="0",
         )
         assert hit.stdout.strip() == "", f"a host-only CA certificate is in {hit.stdout.strip()}"
 
