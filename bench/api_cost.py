@@ -8,6 +8,8 @@
    (conditional requests: a 304 is free). Target: only the first read of each endpoint counts.
 3. Latency: the last fast-pack bot posts at a random moment; how long (in simulated seconds)
    until the verdict is published, for several poll intervals.
+4. Noop: a second run (a fresh process's gateway: no ETag cache) on a PR where nothing changed
+   since the first: requests by endpoint, rate-limited, writes. Target ≤ 5, no writes.
 
 The clock is injected (no real waiting); the fake counts requests exactly as GitHub would
 (every response but 304 costs one).
@@ -248,6 +250,41 @@ def delays(polls: list[int], samples: int) -> None:
         )
 
 
+def noop_cost(comments: int) -> None:
+    with FakeGitHub(rate_limit=100_000) as fake:
+        populate(fake, comments)
+        request = RunRequest(
+            repo="octo/app",
+            pr=2,
+            inputs={"settle": "none"},  # expected-bots: auto, the default
+            input_source="bench",
+            config_path=".github/review-coordinator.yml",
+        )
+        for _run in ("first", "noop"):
+            start, used = len(fake.request_log()), fake.rate_limit_used
+            gateway = PyGithubGateway(
+                "octo/app", "app-token", base_url=fake.base_url, write_spacing=0
+            )
+            stream = io.StringIO()
+            outcome = evaluate(request, gateway, FakeClock(), Log(stream))
+            gateway.close()
+        counts = routes(fake, start)
+        writes = sum(n for k, n in counts.items() if not k.startswith("GET"))
+        noop = "nothing new since" in stream.getvalue()
+        print(
+            f"\n## Noop run, {comments} comments (expected-bots auto), gate {outcome.gate}, "
+            f"noop {'yes' if noop else 'NO'}"
+        )
+        for key, n in sorted(counts.items()):
+            print(f"  {n:4d}  {key}")
+        used = fake.rate_limit_used - used
+        met = "met" if used <= 5 and not writes else "NOT met"
+        print(
+            f"  {sum(counts.values())} requests, {used} rate-limited, {writes} writes "
+            f"(target ≤ 5 rate-limited, no writes: {met})"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--comments", default="10,300,3000")
@@ -260,6 +297,8 @@ def main() -> None:
     args = ap.parse_args()
     sizes = [10, 300] if args.quick else [int(x) for x in args.comments.split(",")]
     timeout = 60 if args.quick else args.timeout
+    for n in [10, 100] if args.quick else [10, 100, 300]:
+        noop_cost(n)
     for n in sizes:
         one_evaluation(n)
     for n in sizes:

@@ -10,11 +10,18 @@ import json
 import sys
 from collections.abc import Mapping
 
-from reviewcoord.actions_io import Log, append_summary, write_outputs, write_verdict_file
+from reviewcoord.actions_io import (
+    Log,
+    append_summary,
+    verdict_location,
+    write_outputs,
+    write_verdict_file,
+)
 from reviewcoord.errors import EventError, UsageError
 from reviewcoord.event import load_payload, resolve
 from reviewcoord.runner import ACTIONS_BOT, Outcome, RunRequest, evaluate
 from reviewcoord.settle import SystemClock
+from reviewcoord.verdict_output import scrub, verdict_output
 
 # Inputs that map onto settings (docs/interface.md §3); the rest are read here directly.
 SETTING_INPUTS = (
@@ -39,18 +46,42 @@ def action_input(env: Mapping[str, str], name: str) -> str:
     return env.get(f"INPUT_{name.upper()}", "").strip()
 
 
-def outputs_for(outcome: Outcome, verdict_file: str) -> dict[str, str]:
+def outputs_for(
+    outcome: Outcome, data: Mapping[str, object], verdict_file: str, verdict: str
+) -> dict[str, str]:
+    """The step outputs (docs/interface.md §4): `data` is the verdict object, `verdict` its line."""
     v = outcome.verdict
+    unreviewed = data.get("unreviewed")
     return {
         "gate": outcome.gate,
-        "gate-reason": outcome.reason.replace("\n", " "),
+        "gate-reason": " ".join(outcome.reason.splitlines()),  # every kind of line break
         "critical-count": str(len(v.critical)) if v else "0",
         "advisory-count": str(len(v.advisory)) if v else "0",
         "settled-on": ",".join(v.settled_on) if v else "",
         "pending": ",".join(v.pending) if v else "",
+        "unreviewed": ",".join(str(b) for b in unreviewed) if isinstance(unreviewed, list) else "",
         "comment-url": outcome.comment_url,
+        "verdict": verdict,
         "verdict-file": verdict_file,
     }
+
+
+def verdict_data(outcome: Outcome, *, repo: str, pr: int) -> dict[str, object]:
+    """The verdict file's object (docs/interface.md §5). Without a verdict (gate `error`): the gate
+    and why, and no finding lists (an empty `critical` would read as "nothing found")."""
+    if outcome.verdict is not None:
+        data = outcome.verdict.to_json_dict()
+    else:
+        data = dict(
+            schema=1,
+            repo=repo,
+            pr=pr,
+            head_sha=outcome.head_sha,
+            gate="error",
+            gate_reason=outcome.reason,
+        )
+    scrubbed: dict[str, object] = scrub(data)
+    return scrubbed
 
 
 def deliver(outcome: Outcome, env: Mapping[str, str], log: Log, *, repo: str, pr: int) -> str:
@@ -60,25 +91,23 @@ def deliver(outcome: Outcome, env: Mapping[str, str], log: Log, *, repo: str, pr
     notes = outcome.notes
     if outcome.verdict is not None:
         summary = render.job_summary(outcome.verdict, extra_notes=notes)
-        text = json.dumps(outcome.verdict.to_json_dict(), indent=2, ensure_ascii=False)
     else:
         summary = render.error_report(
             repo=repo, pr=pr, head_sha=outcome.head_sha, problem=outcome.reason
         )
-        text = json.dumps(
-            {
-                "schema": 1,
-                "repo": repo,
-                "pr": pr,
-                "head_sha": outcome.head_sha,
-                "gate": "error",
-                "gate_reason": outcome.reason,
-            },
-            indent=2,
-        )
+    data = verdict_data(outcome, repo=repo, pr=pr)
     append_summary(env.get("GITHUB_STEP_SUMMARY"), summary)
-    path = write_verdict_file(env.get("RUNNER_TEMP"), pr, text + "\n")
-    write_outputs(env.get("GITHUB_OUTPUT"), outputs_for(outcome, path))
+    location = verdict_location(env, pr)
+    path = write_verdict_file(location, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    if location.layout == "workspace":
+        log.warning(
+            f"verdict file written to the workspace ({path}): the runner's temp directory is "
+            "mounted, but its host path is unknown (no RUNNER_WORKSPACE)"
+        )
+    line = verdict_output(data, full_file=path)
+    if line.truncated:
+        log.warning(f"the 'verdict' output is cut to fit GitHub's output limit; whole in {path}")
+    write_outputs(env.get("GITHUB_OUTPUT"), outputs_for(outcome, data, path, line.text))
     if outcome.verdict is not None and outcome.read_only:
         # Annotations are the one more surface a read-only token has: the criticals first.
         # GitHub shows 10 errors per step; past that, the last slot says how many more.

@@ -17,9 +17,11 @@ from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from reviewcoord import __version__
+from reviewcoord.bots import bot_keys
 from reviewcoord.config import Settings, build_settings
 from reviewcoord.errors import ReviewCoordError, UsageError
-from reviewcoord.model import BOT_KEYS, BotKey, Verdict
+from reviewcoord.model import BotKey, Verdict
+from reviewcoord.normalize import merged_table
 
 EXIT_OK = 0
 EXIT_BLOCK = 1
@@ -89,14 +91,14 @@ def _cli_inputs(args: argparse.Namespace) -> dict[str, object]:
 
 
 def expected_for_replay(settings: Settings, seen: Mapping[BotKey, int]) -> list[BotKey]:
-    """`auto` in a replay = the known bots that wrote anything in the snapshot (all four if
-    none: an empty expected set must never mean an instant `go`) plus any named explicitly, and
+    """`auto` in a replay = the known bots that wrote anything in the snapshot (every known bot
+    if none: an empty expected set must never mean an instant `go`) plus any named explicitly, and
     every `require-bots` bot."""
     named = {*settings.explicit_expected, *settings.require_bots}
     if not settings.auto_expected:
-        return [b for b in BOT_KEYS if b in named]
-    found = [b for b in BOT_KEYS if seen.get(b)] or list(BOT_KEYS)
-    return [b for b in BOT_KEYS if b in found or b in named]
+        return [b for b in bot_keys() if b in named]
+    found = [b for b in bot_keys() if seen.get(b)] or list(bot_keys())
+    return [b for b in bot_keys() if b in found or b in named]
 
 
 def print_verdict(verdict: Verdict, fmt: str, out: TextIO) -> None:
@@ -127,6 +129,7 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
         snap.comments,
         head_sha=snap.pull.head_sha,
         pr_by_bot=snap.pull.author_type.casefold() == "bot",
+        table=merged_table(settings.severity),
     )
     verdict = verdict_from(
         ingested,

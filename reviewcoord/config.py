@@ -13,9 +13,9 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from reviewcoord.bots import resolve_bot_name
+from reviewcoord.bots import REGISTRY, bot_keys, resolve_bot_name
 from reviewcoord.errors import ConfigError
-from reviewcoord.model import BOT_KEYS, BotKey, Level, SettleMode
+from reviewcoord.model import BotKey, Level, SettleMode
 
 DEFAULT_CONFIG_PATH = ".github/review-coordinator.yml"
 # Keys that describe one run, not a repository's policy: never read from the file.
@@ -52,9 +52,6 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-FAST_PACK: tuple[BotKey, ...] = ("claude", "copilot", "cursor")
-SLOW_PACK: tuple[BotKey, ...] = ("codex",)
-
 OutputFormat = Literal["both", "json", "comment"]
 
 
@@ -77,7 +74,7 @@ def _bot_list(value: Any, *, allow_auto: bool) -> list[str]:
             continue
         bot = resolve_bot_name(item)
         if bot is None:
-            allowed = ", ".join(BOT_KEYS)
+            allowed = ", ".join(bot_keys())
             raise ValueError(f"unknown bot {item!r}; allowed: {allowed} (or their logins)")
         if bot not in out:
             out.append(bot)
@@ -104,8 +101,13 @@ class Settings(BaseModel):
     fail_on_block: bool = Field(False, alias="fail-on-block")
     group_window: int = Field(5, alias="group-window", ge=0, le=1000)
     severity: dict[str, dict[str, Level]] = Field(default_factory=dict)
-    fast_pack: list[BotKey] = Field(default_factory=lambda: list(FAST_PACK), alias="fast-pack")
-    slow_pack: list[BotKey] = Field(default_factory=lambda: list(SLOW_PACK), alias="slow-pack")
+    # Defaults from the profiles (`BotProfile.pack`): every fast bot, every slow bot.
+    fast_pack: list[BotKey] = Field(
+        default_factory=lambda: sorted(REGISTRY.pack("fast")), alias="fast-pack"
+    )
+    slow_pack: list[BotKey] = Field(
+        default_factory=lambda: sorted(REGISTRY.pack("slow")), alias="slow-pack"
+    )
     cycle: int | None = Field(None, ge=1, le=10_000)
     # Review cycles: block cycles after which convergence mode starts (0: never).
     convergence_after: int = Field(2, alias="convergence-after", ge=0, le=1000)
@@ -153,7 +155,7 @@ class Settings(BaseModel):
         for bot_name, labels in value.items():
             bot = resolve_bot_name(str(bot_name))
             if bot is None:
-                raise ValueError(f"unknown bot {bot_name!r}; allowed: {', '.join(BOT_KEYS)}")
+                raise ValueError(f"unknown bot {bot_name!r}; allowed: {', '.join(bot_keys())}")
             if not isinstance(labels, dict):
                 raise ValueError(f"{bot_name}: must map raw labels to critical|medium|low")
             out[bot] = {str(k): v for k, v in labels.items()}
@@ -165,7 +167,7 @@ class Settings(BaseModel):
 
     @property
     def explicit_expected(self) -> list[BotKey]:
-        return [b for b in BOT_KEYS if b in self.expected_bots]
+        return [b for b in bot_keys() if b in self.expected_bots]
 
 
 def _describe(error: dict[str, Any]) -> tuple[str, str]:

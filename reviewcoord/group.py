@@ -11,9 +11,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from reviewcoord.model import BOT_KEYS, LEVEL_RANK, Finding, Group, Level, normalise_title
+from reviewcoord.bots import bot_keys, display_name
+from reviewcoord.model import LEVEL_RANK, Finding, Group, Level, normalise_title
 
 DEFAULT_WINDOW = 5
+
+
+def spread(g: Group) -> str:
+    """`Cursor:High Severity · Copilot:medium (no label) · Codex:P3`: every member's own label."""
+    parts = []
+    for f in g.findings:
+        label = f.severity_raw if f.severity_raw else f"{f.severity} (no label)"
+        parts.append(f"{display_name(f.bot)}:{label}")
+    return " · ".join(parts)
+
+
+def _bot_order(bot: str) -> int:
+    keys = bot_keys()
+    return keys.index(bot) if bot in keys else len(keys)
 
 
 def _member_order(f: Finding) -> tuple[int, int, str, int, str, int, str]:
@@ -21,7 +36,7 @@ def _member_order(f: Finding) -> tuple[int, int, str, int, str, int, str]:
     the last field, so the lead (whose title the group shows) never depends on arrival order."""
     return (
         -LEVEL_RANK[f.severity],
-        BOT_KEYS.index(f.bot),
+        _bot_order(f.bot),
         f.stable_id,
         f.comment_id,
         f.title,

@@ -8,7 +8,9 @@ Standard base64 has no `-` or `>`, so the payload can never close (or nest) the 
 The JSON is a `History` (below): reviewed head SHAs, cycle, last gate and reason, the number of
 `block` cycles, an input fingerprint (noop detection), one `Entry` per finding stable id (status,
 level, location, first/last cycle, the F id it was last shown as, an accepted exception), the
-comment → finding bindings of replies and commands, and the outcome of every command seen.
+comment → finding bindings of replies and commands, the outcome of every command seen, and
+(optional keys) the last head's commit time and resolved expected bots, so that a run on the
+same head need not read them again.
 
 Trust. A record is read only from OUR sticky (author = our identity, marker first; see
 `publish.sticky.ours`), and only if it decodes, validates, names this repository and PR, and
@@ -33,7 +35,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from reviewcoord.model import AcceptKind, Endpoint, Level, RawComment
+from reviewcoord.model import AcceptKind, BotKey, Endpoint, Level, RawComment
 
 HISTORY_PREFIX = "<!-- review-coordinator-history "
 VERSION = "v1"
@@ -62,17 +64,21 @@ class Acceptance(_Model):
 
 
 class Entry(_Model):
-    """One finding (by base stable id) as of the last run."""
+    """One finding (by base stable id) as of the last run. The record is serialised with the
+    short keys on the right (`sid`, `st`, …: the v1 format, kept so old stickies still decode);
+    the code uses the readable names."""
 
-    sid: str
-    st: EntryStatus
-    sev: Level  # the level it was published at
-    blk: bool = False  # it blocked the gate in some cycle (a "prior blocker")
-    ex: bool = False  # convergence mode let it through
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    stable_id: str = Field(alias="sid")
+    status: EntryStatus = Field(alias="st")
+    level: Level = Field(alias="sev")  # the level it was published at
+    blocked: bool = Field(False, alias="blk")  # it blocked the gate in some cycle
+    exempted: bool = Field(False, alias="ex")  # convergence mode let it through
     bot: str
     raw: str | None = None
-    ep: Endpoint
-    cid: int
+    endpoint: Endpoint = Field(alias="ep")
+    comment_id: int = Field(alias="cid")
     file: str | None = None
     line: int | None = None
     title: str = Field(max_length=TITLE_CHARS * 2)
@@ -80,8 +86,8 @@ class Entry(_Model):
     first: int  # cycle first seen
     seen: int  # last cycle it changed or was reported
     fid: str | None = None  # F id in the last sticky
-    th: Literal["resolved", "outdated"] | None = None
-    acc: Acceptance | None = None
+    thread: Literal["resolved", "outdated"] | None = Field(None, alias="th")
+    acceptance: Acceptance | None = Field(None, alias="acc")
 
 
 class CommandOutcome(_Model):
@@ -103,6 +109,11 @@ class History(_Model):
     findings: list[Entry] = Field(default_factory=list)
     refs: dict[str, list[str]] = Field(default_factory=dict)  # comment id → base sids
     cmds: list[CommandOutcome] = Field(default_factory=list)
+    # Optional (records written before they existed still decode): facts about the last head
+    # that a later run on the same head need not read again. `ht`: the head commit's time
+    # (immutable for a SHA); `exp`: the expected bots resolved for it (`expected-bots: auto`).
+    ht: str | None = None
+    exp: list[BotKey] | None = None
 
     @property
     def last_head(self) -> str | None:
@@ -110,7 +121,7 @@ class History(_Model):
 
     def entry(self, sid: str) -> Entry | None:
         for e in self.findings:
-            if e.sid == sid:
+            if e.stable_id == sid:
                 return e
         return None
 
@@ -119,14 +130,14 @@ class History(_Model):
         out: dict[str, list[str]] = {}
         for e in self.findings:
             if e.fid:
-                out.setdefault(e.fid.upper(), []).append(e.sid)
+                out.setdefault(e.fid.upper(), []).append(e.stable_id)
         return out
 
 
 def encode(history: History) -> str:
     """The hidden line for the sticky (no newline)."""
     data = json.dumps(
-        history.model_dump(mode="json", exclude_defaults=True),
+        history.model_dump(mode="json", exclude_defaults=True, by_alias=True),
         separators=(",", ":"),
         ensure_ascii=False,
         sort_keys=True,
@@ -208,9 +219,9 @@ def _drop_order(history: History) -> list[tuple[int, int, int]]:
     rank = {"likely_fixed": 0, "open": 3, "awaiting": 3, "accepted": 4}
     order = []
     for i, e in enumerate(history.findings):
-        cls = rank[e.st]
-        if e.st in ("open", "awaiting"):
-            cls = {"low": 1, "medium": 2}.get(e.sev, 5)
+        cls = rank[e.status]
+        if e.status in ("open", "awaiting"):
+            cls = {"low": 1, "medium": 2}.get(e.level, 5)
         order.append((cls, e.seen, i))
     return sorted(order)
 

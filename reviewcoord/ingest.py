@@ -24,13 +24,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from reviewcoord.bots import bot_for_login, bot_pr_skip, parse_comment
+from reviewcoord.bots import bot_for_login, bot_keys, bot_pr_skip, parse_comment
 from reviewcoord.model import (
-    BOT_KEYS,
     BotKey,
     BotState,
     BotStatus,
     Finding,
+    Level,
     ParsedComment,
     ParseNote,
     RawComment,
@@ -173,7 +173,10 @@ def ingest(
     head_time: datetime | None = None,
     own_login: str | None = None,
     pr_by_bot: bool = False,
+    table: Mapping[str, Mapping[str, Level]] | None = None,
 ) -> Ingested:
+    """Every comment → findings (levelled under `table`: the effective severity table, default
+    docs/severity.md), each known bot's run state on the head, unknown bots, parse notes."""
     findings: list[Finding] = []
     notes: list[ParseNote] = []
     unknown: set[str] = set()
@@ -188,7 +191,7 @@ def ingest(
                 unknown.add(comment.author_login)
             continue
         seen[bot] = seen.get(bot, 0) + 1
-        parsed = parse_comment(bot, comment)
+        parsed = parse_comment(bot, comment, table)
         findings.extend(parsed.findings)
         if parsed.parse_note:
             notes.append(ParseNote(bot=bot, url=comment.html_url, note=parsed.parse_note))
@@ -199,9 +202,9 @@ def ingest(
         signals.setdefault(bot, []).append(
             _Signal(state, when, comment.id, parsed.detail, comment.html_url)
         )
-    states = {bot: bot_state(signals.get(bot, [])) for bot in BOT_KEYS}
+    states = {bot: bot_state(signals.get(bot, [])) for bot in bot_keys()}
     if pr_by_bot:
-        for bot in BOT_KEYS:
+        for bot in bot_keys():
             reason = bot_pr_skip(bot)
             if reason and states[bot].state == "not_seen":
                 states[bot] = BotStatus(state="skipped", detail=reason)
@@ -220,11 +223,11 @@ def settled_and_pending(
     """settled_on = bots that reviewed the head (expected or not); pending = expected and
     not_seen or working; unreviewed = expected and failed or skipped (interface §5)."""
     states = {bot: status.state for bot, status in bots.items()}
-    settled: list[str] = [b for b in BOT_KEYS if states.get(b) == "reviewed"]
+    settled: list[str] = [b for b in bot_keys() if states.get(b) == "reviewed"]
     pending: list[str] = [
-        b for b in BOT_KEYS if b in expected and states.get(b, "not_seen") in PENDING_STATES
+        b for b in bot_keys() if b in expected and states.get(b, "not_seen") in PENDING_STATES
     ]
     unreviewed: list[str] = [
-        b for b in BOT_KEYS if b in expected and states.get(b) in ("failed", "skipped")
+        b for b in bot_keys() if b in expected and states.get(b) in ("failed", "skipped")
     ]
     return settled, pending, unreviewed

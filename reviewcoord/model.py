@@ -31,15 +31,8 @@ FINAL_STATES: frozenset[str] = frozenset({"reviewed", "failed", "skipped"})
 Gate = Literal["block", "go"]
 SettleMode = Literal["fast", "full", "none"]
 
-# The four reviewers we judge, in display order. Keys are what users write in `expected-bots`.
-BotKey = Literal["codex", "copilot", "cursor", "claude"]
-BOT_KEYS: tuple[BotKey, ...] = ("codex", "copilot", "cursor", "claude")
-BOT_DISPLAY: dict[str, str] = {
-    "codex": "Codex",
-    "copilot": "Copilot",
-    "cursor": "Cursor",
-    "claude": "Claude",
-}
+# A registered reviewer's key (reviewcoord/bots/registry.py): what users write in `expected-bots`.
+BotKey = str
 
 LEVEL_RANK: dict[str, int] = {"critical": 3, "medium": 2, "low": 1}
 
@@ -79,7 +72,8 @@ class Finding(Frozen):
     title: str
     gist: str = ""  # first line of the explanation, for the one-line summary
     severity_raw: str | None  # exactly as the bot wrote it, or None
-    severity: Level
+    # Our level for it, computed once by `bots.parse_comment` (no label: medium).
+    severity: Level = "medium"
     file: str | None
     line: int | None
     line_end: int | None = None
@@ -138,15 +132,6 @@ class Group(Frozen):
     severity: Level
     agreement: int  # number of distinct bots
     findings: tuple[Finding, ...]
-
-    @property
-    def spread(self) -> str:
-        """`Cursor:High Severity · Copilot:medium · Codex:P3`: every member's own label."""
-        parts = []
-        for f in self.findings:
-            label = f.severity_raw if f.severity_raw else f"{f.severity} (no label)"
-            parts.append(f"{BOT_DISPLAY[f.bot]}:{label}")
-        return " · ".join(parts)
 
 
 FindingStatus = Literal["new", "still_open", "awaiting_decision", "likely_fixed", "accepted"]

@@ -1,10 +1,11 @@
 """Before an Action run in the container: can this user write what the runner mounted for it?
 
 The image runs as uid 1001 (the Dockerfile's USER), the user of GitHub-hosted runners. The runner
-creates the file-command files (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, …) and the home folder mounted
-at /github/home as *its* user, mode 0644/0755: a container user with the same uid can write them,
-any other non-root uid cannot. Rather than computing a whole verdict and failing on the first write,
-stop at once with a message that says which file, whose it is and what to do.
+creates the file-command files (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, …) and the folders it mounts
+(/github/home, /github/runner_temp, the workspace) as *its* user, mode 0644/0755: a container user
+with the same uid can write them, any other non-root uid cannot. Rather than computing a whole
+verdict and failing on the first write, stop at once with a message that says which file, whose it
+is and what to do.
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from reviewcoord.actions_io import CONTAINER_ROOT, verdict_location
+
 # Exit code: as for a bad event or input (reviewcoord.action): nothing was written.
 EXIT_CANNOT_WRITE = 2
 HELP = "README.md, 'Runners whose user is not uid 1001'"
 FILE_COMMANDS = ("GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY")
-CONTAINER_HOME = Path("/github/home")
 
 
 def _describe(path: Path) -> str:
@@ -28,7 +30,13 @@ def _describe(path: Path) -> str:
     return f"owner uid {st.st_uid}, gid {st.st_gid}, mode {st.st_mode & 0o7777:04o}"
 
 
-def unwritable(env: Mapping[str, str], *, container_home: Path = CONTAINER_HOME) -> list[str]:
+def _nearest_existing(path: Path) -> Path:
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def unwritable(env: Mapping[str, str], *, root: Path = CONTAINER_ROOT) -> list[str]:
     """One line per runner-provided path this process cannot write (empty when all is well)."""
     problems = []
     for name in FILE_COMMANDS:
@@ -39,12 +47,13 @@ def unwritable(env: Mapping[str, str], *, container_home: Path = CONTAINER_HOME)
         target = path if path.exists() else path.parent
         if not os.access(target, os.W_OK):
             problems.append(f"{name} ({path}): {_describe(target)}")
-    # The verdict file goes to /github/home/review-coordinator/ (reviewcoord.actions_io).
-    if env.get("RUNNER_TEMP") and container_home.is_dir():
-        sub = container_home / "review-coordinator"
-        target = sub if sub.exists() else container_home
-        if not os.access(target, os.W_OK | os.X_OK):
-            problems.append(f"HOME {target}: {_describe(target)}")
+    # The verdict file: under the runner's temp or home mount, or the workspace
+    # (reviewcoord.actions_io.verdict_location). Outside a container it is the host's own.
+    location = verdict_location(env, 0, root=root)
+    if location.layout != "local":
+        folder = _nearest_existing(location.target.parent)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            problems.append(f"the verdict file's folder {folder}: {_describe(folder)}")
     return problems
 
 

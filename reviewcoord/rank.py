@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from reviewcoord.group import spread
 from reviewcoord.model import LEVEL_RANK, BotStatus, Gate, Group, Source, VerdictFinding
 
 
@@ -55,7 +56,7 @@ def to_verdict_findings(
                 )
                 for f in g.findings
             ],
-            spread=g.spread,
+            spread=spread(g),
             gist=g.gist,
         )
         (critical if g.severity == "critical" else advisory).append(entry)

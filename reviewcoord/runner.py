@@ -16,18 +16,35 @@ from datetime import datetime
 from typing import Literal
 
 from reviewcoord.actions_io import Log
-from reviewcoord.bots import bot_for_login
+from reviewcoord.bots import bot_for_login, bot_keys
 from reviewcoord.config import Settings, build_settings, parse_config_file
 from reviewcoord.errors import ConfigError, GatewayError, WriteForbidden
 from reviewcoord.github.dry_run import DryRunGateway
-from reviewcoord.github.gateway import CheckOutput, Gateway, PullInfo, StatusState
+from reviewcoord.github.gateway import CheckOutput, CheckRunRef, Gateway, PullInfo, StatusState
 from reviewcoord.history import History, bound, encode, find_record, fingerprint
 from reviewcoord.ingest import ingest
-from reviewcoord.model import BOT_KEYS, BotKey, RawComment, SettleMode, Verdict
-from reviewcoord.publish.check_run import finish_check, start_check, start_check_ref
+from reviewcoord.judgement import (
+    CycleContext,
+    CycleLookups,
+    JudgeSettings,
+    Mode,
+    Subject,
+    cycle_for,
+    would_go,
+)
+from reviewcoord.judgement import (
+    judge as judge_reading,
+)
+from reviewcoord.model import BotKey, Level, RawComment, SettleMode, Verdict
+from reviewcoord.normalize import merged_table
+from reviewcoord.publish.check_run import (
+    CheckRunCache,
+    finish_check,
+    start_check,
+    start_check_ref,
+)
 from reviewcoord.publish.commit_status import set_status
 from reviewcoord.publish.sticky import mark_stale, publish_sticky
-from reviewcoord.reconcile import CycleContext, CycleLookups, Mode, cycle_for, judge_cycle
 from reviewcoord.settle import Clock, Reading, Settled, SettlePolicy, settle, waiting_for
 
 ACTIONS_BOT = "github-actions[bot]"
@@ -67,10 +84,17 @@ class Outcome:
 class Surfaces:
     """Writes to GitHub; a read-only token turns every write into a logged no-op."""
 
-    def __init__(self, gateway: Gateway, settings: Settings, log: Log) -> None:
+    def __init__(
+        self,
+        gateway: Gateway,
+        settings: Settings,
+        log: Log,
+        check_runs: CheckRunCache | None = None,
+    ) -> None:
         self.gateway = gateway
         self.settings = settings
         self.log = log
+        self.check_runs = check_runs
         self.read_only = False
         self.checks_unavailable = False
         self.check_ids: dict[str, int] = {}
@@ -109,7 +133,11 @@ class Surfaces:
         output = CheckOutput(title="Waiting for the AI reviewers", summary=text)
 
         def open_check() -> None:
-            ref = start_check_ref(self.gateway, self.settings.check_name, sha, output)
+            cache = self.check_runs
+            known = cache.on(sha) if cache is not None else None
+            ref = start_check_ref(self.gateway, self.settings.check_name, sha, output, known)
+            if cache is not None:
+                cache.forget(sha)
             self.check_ids[sha] = ref.id
             if ref.app_slug:
                 self.app_login = f"{ref.app_slug}[bot]"
@@ -161,8 +189,13 @@ class Surfaces:
 
 
 def _read(
-    gateway: Gateway, pr: int, own_login: str | None, times: dict[str, datetime | None]
+    gateway: Gateway,
+    req: RunRequest,
+    own_login: str | None,
+    times: dict[str, datetime | None],
+    table: Mapping[str, Mapping[str, Level]],
 ) -> Reading:
+    pr = req.pr
     pull = gateway.get_pull(pr)
     comments: list[RawComment] = [
         *gateway.list_reviews(pr),
@@ -170,28 +203,45 @@ def _read(
         *gateway.list_issue_comments(pr),
     ]
     if pull.head_sha not in times:
-        times[pull.head_sha] = gateway.get_commit_time(pull.head_sha)
+        # The head commit's time is immutable: our record keeps it for the head it reviewed.
+        known = _recorded_time(req, own_login, pull.head_sha, comments)
+        times[pull.head_sha] = known or gateway.get_commit_time(pull.head_sha)
     ingested = ingest(
         comments,
         head_sha=pull.head_sha,
         head_time=times[pull.head_sha],
         own_login=own_login,
         pr_by_bot=pull.author_type.casefold() == "bot",
+        table=table,
     )
     return Reading(pull=pull, comments=comments, ingested=ingested)
 
 
 def resolve_expected(
-    settings: Settings, gateway: Gateway, pull: PullInfo, log: Log, on_this_pr: Sequence[BotKey]
+    settings: Settings,
+    gateway: Gateway,
+    pull: PullInfo,
+    log: Log,
+    on_this_pr: Sequence[BotKey],
+    recorded: Sequence[BotKey] | None = None,
 ) -> list[BotKey]:
     """`auto`: the known bots seen in the repository's recent comments or on this PR, plus any
-    named; all four when none was ever seen (an empty set must never mean an instant `go`).
+    named; every known bot when none was ever seen (an empty set must never mean an instant
+    `go`).
     (The repository-wide lists hold inline and conversation comments, not review bodies, so a
-    bot that only ever left clean reviews is found through this PR's own reviews.)"""
+    bot that only ever left clean reviews is found through this PR's own reviews.)
+    `recorded`: the set the last run resolved for this same head (our history record): kept,
+    plus the bots seen on this PR since, without reading the repository-wide lists again;
+    they are not read either when every known bot is already on this PR."""
     expected: set[BotKey] = {*settings.explicit_expected, *settings.require_bots}
-    if settings.auto_expected:
-        seen = {bot_for_login(login) for login, _type in gateway.recent_comment_authors()}
-        found = {b for b in seen if b is not None} | set(on_this_pr)
+    if settings.auto_expected and recorded is not None:
+        expected |= set(recorded) | set(on_this_pr)
+        log.info(f"expected-bots auto: as resolved for this head: {', '.join(sorted(expected))}")
+    elif settings.auto_expected:
+        found = set(on_this_pr)
+        if not set(bot_keys()) <= found:
+            seen = {bot_for_login(login) for login, _type in gateway.recent_comment_authors()}
+            found |= {b for b in seen if b is not None}
         if found:
             log.info(
                 f"expected-bots auto: seen on this repository recently: {', '.join(sorted(found))}"
@@ -199,11 +249,11 @@ def resolve_expected(
         elif not expected:
             log.notice(
                 "expected-bots auto: no known AI reviewer has commented on this repository "
-                "recently; expecting all four (codex, copilot, cursor, claude)"
+                f"recently; expecting every known bot ({', '.join(bot_keys())})"
             )
-            found = set(BOT_KEYS)
+            found = set(bot_keys())
         expected |= found
-    return [b for b in BOT_KEYS if b in expected]
+    return [b for b in bot_keys() if b in expected]
 
 
 class Cycles:
@@ -222,8 +272,11 @@ class Cycles:
         own_login: str | None,
         pr_author: str,
         log: Log,
+        check_runs: Callable[[str], Sequence[CheckRunRef]] | None = None,
     ) -> None:
         self.gateway = gateway
+        name = settings.check_name
+        self.check_runs = check_runs or (lambda sha: gateway.list_check_runs(sha, name))
         self.req = req
         self.settings = settings
         self.own_login = own_login
@@ -249,6 +302,13 @@ class Cycles:
     def fingerprint(self, comments: Sequence[RawComment]) -> str:
         return fingerprint(comments, self.own_login, self.settings.model_dump_json())
 
+    def recorded_expected(self, head_sha: str) -> list[BotKey] | None:
+        """The expected bots the record resolved for this head, if it is the recorded one."""
+        rec = self.record
+        if rec is None or rec.last_head != head_sha or rec.exp is None:
+            return None
+        return list(rec.exp)
+
     def is_noop(self, reading: Reading) -> bool:
         """The head is the last reviewed one, nothing changed since, and the last run finished
         publishing (its sticky is not marked stale and its check run completed on this head)."""
@@ -263,8 +323,7 @@ class Cycles:
         if STALE_PREFIX in sticky.body:
             self.log.info("the last verdict is marked stale: judging again")
             return False
-        runs = self.gateway.list_check_runs(head, self.settings.check_name)
-        newest = max(runs, key=lambda r: r.id, default=None)
+        newest = max(self.check_runs(head), key=lambda r: r.id, default=None)
         if newest is None or newest.status != "completed":
             self.log.info("the last run left no completed check run on this head: judging again")
             return False
@@ -376,6 +435,39 @@ class Cycles:
         return encode(bounded)
 
 
+def _identity(
+    gateway: Gateway, req: RunRequest, check_runs: CheckRunCache, head_sha: str
+) -> tuple[str | None, str | None]:
+    """(confirmed login, login to act as). In the Action, the App of our newest check run on
+    the head is who we are (`<slug>[bot]`; GITHUB_TOKEN: github-actions[bot]): the read is the
+    one the noop proof and check-run adoption need anyway, and it spares `GET /user`, which
+    GitHub refuses App tokens (403). Without such a check run (or from the command line, where
+    a personal token answers `GET /user`) we ask GitHub, else fall back to the hint."""
+    if req.identity_hint is not None:
+        apps = [r for r in check_runs.on(head_sha) if r.app_slug]
+        if apps:
+            login = f"{max(apps, key=lambda r: r.id).app_slug}[bot]"
+            return login, login
+    confirmed = gateway.whoami()
+    return confirmed, confirmed or req.identity_hint
+
+
+def _recorded_time(
+    req: RunRequest, own_login: str | None, sha: str, comments: Sequence[RawComment]
+) -> datetime | None:
+    """The head commit time our record keeps for `sha`, if `sha` is the head it reviewed."""
+    issue = [c for c in comments if c.endpoint == "issue_comment"]
+    record, _notice, _sticky = find_record(
+        issue, own_login or ACTIONS_BOT, repo=req.repo, pr=req.pr
+    )
+    if record is None or record.last_head != sha or not record.ht:
+        return None
+    try:
+        return datetime.fromisoformat(record.ht)
+    except ValueError:
+        return None
+
+
 def _load_settings(req: RunRequest, gateway: Gateway, pull: PullInfo) -> Settings:
     # The base branch's copy only: a PR must not be able to change its own gate.
     ref = pull.base_ref or pull.base_sha
@@ -409,6 +501,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
         if settings.dry_run and not isinstance(gateway, DryRunGateway):
             gateway = DryRunGateway(gateway, log, req.identity_hint or "(you)")
         times: dict[str, datetime | None] = {}
+        table = merged_table(settings.severity)
         last_issue_comments: list[RawComment] = []
         surfaces: Surfaces | None = None
 
@@ -427,20 +520,17 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             )
 
         def read() -> Reading:
-            reading = _read(gateway, req.pr, own_login, times)
+            reading = _read(gateway, req, own_login, times, table)
             last_issue_comments[:] = [c for c in reading.comments if c.endpoint == "issue_comment"]
             return reading
 
         own_login: str | None = None
         confirmed_login: str | None = None
         histories: dict[str, History] = {}
+        check_runs = CheckRunCache(gateway, settings.check_name)
         try:
-            confirmed_login = gateway.whoami()
-            own_login = confirmed_login or req.identity_hint
+            confirmed_login, own_login = _identity(gateway, req, check_runs, pull.head_sha)
             first = read()
-            expected = resolve_expected(
-                settings, gateway, first.pull, log, list(first.ingested.seen)
-            )
             cycles = Cycles(
                 gateway,
                 req,
@@ -449,6 +539,11 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
                 own_login,
                 first.pull.author_login,
                 log,
+                check_runs.on,
+            )
+            recorded = cycles.recorded_expected(first.pull.head_sha)
+            expected = resolve_expected(
+                settings, gateway, first.pull, log, list(first.ingested.seen), recorded
             )
             if cycles.is_noop(first):
                 # Reads only so far: nothing is written (no sticky edit, status or check run).
@@ -482,7 +577,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             return fail(str(exc), pull)
         log.info(f"identity: {own_login or 'unknown'}; expected bots: {', '.join(expected)}")
 
-        surfaces = Surfaces(gateway, settings, log)
+        surfaces = Surfaces(gateway, settings, log, check_runs)
         try:
             surfaces.start(first.pull.head_sha, expected)
         except GatewayError as exc:
@@ -500,6 +595,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
                 own_login,
                 first.pull.author_login,
                 log,
+                check_runs.on,
             )
 
         policy = SettlePolicy(
@@ -513,6 +609,14 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             merge_patience=settings.merge_patience,
             required=settings.require_bots,
         )
+
+        def could_go(reading: Reading) -> bool:
+            return would_go(
+                reading.ingested.findings,
+                cycles.record,
+                settings.convergence_after,
+                reading.pull.head_sha,
+            )
 
         def judge(reading: Reading) -> Verdict:
             return _judge_cycle(
@@ -537,9 +641,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             )
 
         try:
-            settled = settle(
-                read, policy, clock, lambda r: not judge(r).critical, on_poll, first=first
-            )
+            settled = settle(read, policy, clock, could_go, on_poll, first=first)
         except GatewayError as exc:
             return fail(str(exc), pull)
         for note in settled.log:
@@ -581,7 +683,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
         )
         started = outcome.head_sha or started
         try:
-            settled = settle(read, policy, clock, lambda r: not judge(r).critical, on_poll)
+            settled = settle(read, policy, clock, could_go, on_poll)
         except GatewayError as exc:
             return fail(str(exc), settled.reading.pull)
     outcome.read_only = surfaces.read_only
@@ -673,22 +775,43 @@ def _judge_cycle(
 ) -> Verdict:
     """The verdict for one reading, reconciled with the history; keeps the record to store."""
     head = reading.pull.head_sha
-    verdict, history = judge_cycle(
-        reading.ingested,
-        reading.comments,
+    judgement = judge_reading(
+        _subject(req, reading, expected, head_time, mode),
         cycles.context(head, reading.comments),
+        _judge_settings(settings),
+    )
+    # The head's commit time and the resolved expected bots let a later noop skip those reads.
+    histories[head] = judgement.record.model_copy(
+        update={"ht": head_time.isoformat() if head_time else None, "exp": list(expected)}
+    )
+    return judgement.verdict
+
+
+def _subject(
+    req: RunRequest,
+    reading: Reading,
+    expected: Sequence[BotKey],
+    head_time: datetime | None,
+    mode: SettleMode = "none",
+) -> Subject:
+    return Subject(
         repo=req.repo,
         pr=req.pr,
-        head_sha=head,
+        head_sha=reading.pull.head_sha,
+        comments=reading.comments,
+        ingested=reading.ingested,
+        expected=expected,
         head_time=head_time,
         settle=mode,
-        expected=expected,
+    )
+
+
+def _judge_settings(settings: Settings) -> JudgeSettings:
+    return JudgeSettings(
         group_window=settings.group_window,
         severity_overrides=settings.severity,
         required=settings.require_bots,
     )
-    histories[head] = history
-    return verdict
 
 
 def _fail(

@@ -9,9 +9,13 @@ only when REVIEWCOORD_SKIP_DOCKER=1; a missing Docker daemon or a failed build i
 `run_action_container` mirrors actions/runner `ContainerActionHandler`: the runner's temp directory
 holds `_github_home` -> /github/home (HOME), `_github_workflow` -> /github/workflow (event.json) and
 `_runner_file_commands` -> /github/file_commands (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, ...); the
-workspace is mounted at /github/workspace, which is also the working directory. RUNNER_TEMP keeps
-the *host* path, as on GitHub: the runner translates only paths under the mounted directories, so
-RUNNER_TEMP itself does not exist inside the container. Env vars go in as `-e NAME` with the value
+workspace is mounted at /github/workspace, which is also the working directory. Two layouts
+(`layout=`): "legacy" (runners before 2.331.0): RUNNER_TEMP keeps the *host* path, as the runner
+translates only paths under the mounted directories, so RUNNER_TEMP itself does not exist inside
+the container; "runner-temp" (2.331.0 and later): the whole temp directory is also mounted at
+/github/runner_temp and RUNNER_TEMP=/github/runner_temp. Like the runner, the temp directory is
+`<work>/_temp` and RUNNER_WORKSPACE is the host path `<work>/<repo name>` (untranslated: it is
+under no mounted directory). Env vars go in as `-e NAME` with the value
 in the docker client's environment (no token on the command line); names keep their hyphens
 (`INPUT_GITHUB-TOKEN`). `--network host` lets the container reach a fake API on 127.0.0.1.
 
@@ -33,12 +37,17 @@ import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 IMAGE = os.environ.get("REVIEWCOORD_IMAGE", "reviewcoord:local")
 RUNNER_UID = 1001  # the `runner` user of GitHub-hosted runners (and of actions-runner-controller)
+# The Docker container action layouts of actions/runner ContainerActionHandler (module docstring).
+Layout = Literal["legacy", "runner-temp"]
+LAYOUTS: tuple[Layout, ...] = ("legacy", "runner-temp")
+REPO_DIR_NAME = "app"  # <work>/<repo name>: RUNNER_WORKSPACE
 SKIP_ENV = "REVIEWCOORD_SKIP_DOCKER"
 BUILD_TIMEOUT = int(os.environ.get("REVIEWCOORD_BUILD_TIMEOUT", "1800"))
 
@@ -102,7 +111,9 @@ def container_image() -> Iterator[BuiltImage]:
 class ActionRun(subprocess.CompletedProcess[str]):
     """A finished `docker run` of the action, plus the runner-side files it wrote."""
 
-    runner_temp: Path  # host path, also the value of RUNNER_TEMP inside the container
+    runner_temp: Path  # host path of the runner's temp dir (RUNNER_TEMP in the legacy layout)
+    runner_workspace: Path  # host path, RUNNER_WORKSPACE (a sibling of runner_temp)
+    layout: Layout
     github_output: Path  # host path of the GITHUB_OUTPUT file
     step_summary: Path  # host path of the GITHUB_STEP_SUMMARY file
     home: Path  # host path mounted at /github/home
@@ -154,6 +165,7 @@ def run_action_container(
     network: str = "host",
     entrypoint: str | None = None,
     timeout: float = 600,
+    layout: Layout = "legacy",
     runner_uid: int | None = RUNNER_UID,
 ) -> ActionRun:
     """Run the action image like the Actions runner: see the module docstring.
@@ -162,15 +174,19 @@ def run_action_container(
     here override the defaults this function sets (GITHUB_ACTIONS=true, the /github/... paths).
     `event_path`: the webhook payload, copied to /github/workflow/event.json.
     `workdir`: mounted read-write at /github/workspace (the working directory).
-    `runner_temp`: host directory standing for the runner's temp dir (default: a new temp dir).
+    `runner_temp`: host directory standing for the runner's temp dir (default: `_temp` in a new
+    temp dir standing for the runner's work dir; RUNNER_WORKSPACE is its sibling `app`).
     `args`: extra container arguments (action.yml has no `args`, so normally none).
     `entrypoint`: overrides the image's ENTRYPOINT (for plumbing checks only).
+    `layout`: "legacy" or "runner-temp" (runner 2.331.0+), see the module docstring.
     `runner_uid`: the uid that owns the mounted folders and files, as the runner's user would
     (folders 0755, files 0644); None leaves them as created (root, when the tests run as root).
     """
     if runner_temp is None:
-        runner_temp = Path(tempfile.mkdtemp(prefix="reviewcoord-runner-temp-"))
+        runner_temp = Path(tempfile.mkdtemp(prefix="reviewcoord-runner-work-")) / "_temp"
     runner_temp = runner_temp.resolve()
+    runner_workspace = runner_temp.parent / REPO_DIR_NAME
+    runner_workspace.mkdir(parents=True, exist_ok=True)
     home = runner_temp / "_github_home"
     workflow = runner_temp / "_github_workflow"
     file_commands = runner_temp / "_runner_file_commands"
@@ -190,7 +206,7 @@ def run_action_container(
     for name in files.values():
         (file_commands / name).touch(mode=0o644)
     if runner_uid is not None:
-        _own(runner_uid, [home, workflow, file_commands, workdir.resolve()])
+        _own(runner_uid, [runner_temp, runner_workspace, workdir.resolve()])
 
     full_env: dict[str, str] = {
         "CI": "true",
@@ -198,7 +214,8 @@ def run_action_container(
         "HOME": "/github/home",
         "GITHUB_WORKSPACE": "/github/workspace",
         "GITHUB_EVENT_PATH": "/github/workflow/event.json",
-        "RUNNER_TEMP": str(runner_temp),
+        "RUNNER_TEMP": "/github/runner_temp" if layout == "runner-temp" else str(runner_temp),
+        "RUNNER_WORKSPACE": str(runner_workspace),
         "RUNNER_OS": "Linux",
         **{k: f"/github/file_commands/{v}" for k, v in files.items()},
     }
@@ -209,6 +226,7 @@ def run_action_container(
         "docker", "run", "--rm", "--name", name,
         "--network", network,
         "--workdir", "/github/workspace",
+        *(["-v", f"{runner_temp}:/github/runner_temp"] if layout == "runner-temp" else []),
         "-v", f"{home}:/github/home",
         "-v", f"{workflow}:/github/workflow",
         "-v", f"{file_commands}:/github/file_commands",
@@ -237,6 +255,8 @@ def run_action_container(
         raise
     run = ActionRun(proc.args, proc.returncode, proc.stdout, proc.stderr)
     run.runner_temp = runner_temp
+    run.runner_workspace = runner_workspace
+    run.layout = layout
     run.github_output = file_commands / files["GITHUB_OUTPUT"]
     run.step_summary = file_commands / files["GITHUB_STEP_SUMMARY"]
     run.home = home

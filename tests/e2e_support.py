@@ -63,7 +63,7 @@ def parse_outputs(text: str) -> dict[str, str]:
     return out
 
 
-def run_action(
+def action_env(
     fake: FakeGitHub,
     tmp: Path,
     *,
@@ -71,9 +71,9 @@ def run_action(
     payload: str | dict[str, Any] = "pull_request.opened.json",
     inputs: dict[str, str] | None = None,
     token: str = "app-token",
-    timeout: float = 120,
     extra_env: dict[str, str] | None = None,
-) -> Run:
+) -> dict[str, str]:
+    """The environment the runner gives `entrypoint.py` (files under `tmp`)."""
     tmp.mkdir(parents=True, exist_ok=True)
     if isinstance(payload, dict):
         event_path = tmp / "event.json"
@@ -103,6 +103,33 @@ def run_action(
     for name, value in (inputs or {}).items():
         env[f"INPUT_{name.upper()}"] = value
     env.update(extra_env or {})
+    return env
+
+
+def finished_run(proc_returncode: int, stdout: str, stderr: str, tmp: Path) -> Run:
+    return Run(
+        proc_returncode,
+        stdout,
+        stderr,
+        parse_outputs((tmp / "github_output").read_text()),
+        (tmp / "step_summary").read_text(),
+    )
+
+
+def run_action(
+    fake: FakeGitHub,
+    tmp: Path,
+    *,
+    event: str = "pull_request",
+    payload: str | dict[str, Any] = "pull_request.opened.json",
+    inputs: dict[str, str] | None = None,
+    token: str = "app-token",
+    timeout: float = 120,
+    extra_env: dict[str, str] | None = None,
+) -> Run:
+    env = action_env(
+        fake, tmp, event=event, payload=payload, inputs=inputs, token=token, extra_env=extra_env
+    )
     proc = subprocess.run(
         [sys.executable, str(ROOT / "entrypoint.py")],
         env=env,
@@ -112,13 +139,7 @@ def run_action(
         timeout=timeout,
         check=False,
     )
-    return Run(
-        proc.returncode,
-        proc.stdout,
-        proc.stderr,
-        parse_outputs(output.read_text()),
-        summary.read_text(),
-    )
+    return finished_run(proc.returncode, proc.stdout, proc.stderr, tmp)
 
 
 def writes(fake: FakeGitHub) -> list[str]:

@@ -20,7 +20,17 @@ from typing import Any
 from reviewcoord.actions_io import Log
 from reviewcoord.github.pygithub_gateway import PyGithubGateway
 from reviewcoord.runner import RunRequest, evaluate
-from tests.e2e_support import COPILOT, HEAD, MARKER, all_clean, body
+from tests.e2e_support import (
+    CODEX,
+    COPILOT,
+    COPILOT_REVIEWER,
+    CURSOR,
+    HEAD,
+    MARKER,
+    all_clean,
+    body,
+    cursor_clean,
+)
 from tests.fakegithub import APP_TOKEN, FakeGitHub
 
 PR = 2
@@ -57,6 +67,9 @@ class Endpoint:
     # A dead endpoint the run can route around and still publish the verdict.
     degradable: bool = False
     prior_stickies: int = 0  # our stickies present before the run (to exercise PATCH/DELETE)
+    # Claude never reviews this PR: `expected-bots: auto` must then read the repository-wide
+    # lists (with all four known bots on the PR they are not read at all).
+    without_claude: bool = False
 
 
 @dataclass(frozen=True)
@@ -73,8 +86,18 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET pulls/{n}/comments p1", "GET", rf"^/repos/octo/app/pulls/{PR}/comments"),
     Endpoint("GET pulls/{n}/comments p2+", "GET", rf"^/repositories/4242/pulls/{PR}/comments"),
     Endpoint("GET issues/{n}/comments", "GET", rf"/issues/{PR}/comments"),
-    Endpoint("GET pulls/comments (repo)", "GET", r"^/repos/octo/app/pulls/comments\?"),
-    Endpoint("GET issues/comments (repo)", "GET", r"^/repos/octo/app/issues/comments\?"),
+    Endpoint(
+        "GET pulls/comments (repo)",
+        "GET",
+        r"^/repos/octo/app/pulls/comments\?",
+        without_claude=True,
+    ),
+    Endpoint(
+        "GET issues/comments (repo)",
+        "GET",
+        r"^/repos/octo/app/issues/comments\?",
+        without_claude=True,
+    ),
     Endpoint("GET commits/{sha}", "GET", rf"/commits/{HEAD}(\?|$)", optional=frozenset({"404"})),
     Endpoint("GET contents (config)", "GET", r"/contents/", optional=frozenset({"404"})),
     Endpoint("GET /user", "GET", r"^/user(\?|$)", optional=frozenset({"404"})),
@@ -197,7 +220,12 @@ class Result:
 
 def seed(fake: FakeGitHub, ep: Endpoint) -> None:
     fake.add_pull(PR, head_sha=HEAD)
-    all_clean(fake)
+    if ep.without_claude:
+        fake.add_issue_comment(PR, login=CODEX, body=body("X_clean_swish"))
+        fake.add_review(PR, login=CURSOR, body=cursor_clean(HEAD), commit_id=HEAD)
+        fake.add_review(PR, login=COPILOT_REVIEWER, body=body("Z12"), commit_id=HEAD)
+    else:
+        all_clean(fake)
     for i in range(PAGE + 2):  # Copilot nitpicks fill page 1 of pulls/2/comments: page 2 is read
         fake.add_review_comment(PR, login=COPILOT, body=body("Z59"), path=f"f{i}.py", line=3)
     fake.set_file(CONFIG_PATH, "main", "group-window: 5\n")

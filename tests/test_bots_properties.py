@@ -5,11 +5,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reviewcoord.bots import PARSERS, parse_comment
+from reviewcoord.bots import bot_keys, parse_comment
 from reviewcoord.model import BotKey, Endpoint, ParsedComment
 from tests.bots_support import comment, load_corpus
 
-BOTS: list[BotKey] = list(PARSERS)
+BOTS: list[BotKey] = list(bot_keys())
 ENDPOINTS: list[Endpoint] = ["review", "review_comment", "issue_comment"]
 CORPUS_BODIES = [entry["body"] for entry in load_corpus()]
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -131,12 +131,17 @@ def test_wrong_pr_number_and_bad_args() -> None:
 
 
 def test_verdict_file_lands_where_the_host_sees_it(tmp_path: Path) -> None:
-    from reviewcoord.actions_io import write_verdict_file
+    # Both runner layouts: tests/test_outputs.py.
+    from reviewcoord.actions_io import verdict_location, write_verdict_file
 
-    home = tmp_path / "github-home"
-    home.mkdir()
-    shown = write_verdict_file("/home/runner/work/_temp", 7, "{}", container_home=home)
+    root = tmp_path / "container"
+    (root / "github/home").mkdir(parents=True)
+    env = {"RUNNER_TEMP": "/home/runner/work/_temp"}
+    shown = write_verdict_file(verdict_location(env, 7, root=root), "{}")
     assert shown == "/home/runner/work/_temp/_github_home/review-coordinator/verdict-pr7.json"
-    assert (home / "review-coordinator/verdict-pr7.json").read_text() == "{}"
-    plain = write_verdict_file(str(tmp_path), 7, "{}", container_home=tmp_path / "absent")
+    assert (root / "github/home/review-coordinator/verdict-pr7.json").read_text() == "{}"
+    absent = tmp_path / "absent"
+    plain = write_verdict_file(
+        verdict_location({"RUNNER_TEMP": str(tmp_path)}, 7, root=absent), "{}"
+    )
     assert plain == str(tmp_path / "review-coordinator/verdict-pr7.json")

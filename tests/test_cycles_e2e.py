@@ -87,7 +87,7 @@ def test_found_on_push_1_fixed_on_push_2_is_likely_fixed(fake: FakeGitHub, tmp_p
     rec = record(fake)
     assert rec.cycle == 1 and rec.heads == [HEAD] and rec.blocks == 1
     (entry,) = rec.findings
-    assert entry.st == "open" and entry.sev == "critical" and entry.fid == "F1"
+    assert entry.status == "open" and entry.level == "critical" and entry.fid == "F1"
 
     fake.push(2, NEW_HEAD, ["mise.lock"])
     fake.add_review(2, login=CURSOR, body=cursor_clean(NEW_HEAD), commit_id=NEW_HEAD)
@@ -96,13 +96,13 @@ def test_found_on_push_1_fixed_on_push_2_is_likely_fixed(fake: FakeGitHub, tmp_p
     assert second.outputs["gate"] == "go" and v["cycle"] == 2
     assert v["review_mode"] == "incremental" and v["previous_head"] == HEAD
     (change,) = v["changes"]
-    assert change["change"] == "likely_fixed" and change["stable_id"] == entry.sid
+    assert change["change"] == "likely_fixed" and change["stable_id"] == entry.stable_id
     text = sticky_body(fake)
     assert "✅ Likely fixed" in text and "Since last cycle" in text
     assert "✅ Fixed" not in text
     rec2 = record(fake)
     assert rec2.heads == [HEAD, NEW_HEAD] and rec2.cycle == 2
-    assert [e.st for e in rec2.findings] == ["likely_fixed"]
+    assert [e.status for e in rec2.findings] == ["likely_fixed"]
 
 
 def test_incremental_review_not_touching_the_file_carries_the_finding(
@@ -177,7 +177,7 @@ def test_reply_awaits_decision_then_a_maintainer_accepts(fake: FakeGitHub, tmp_p
     text = sticky_body(fake)
     assert "⏸️ Awaiting decision" in text and "the lock is pinned upstream" in text
     assert "@everyone" not in text and "<!-- x -->" not in text  # through the safe filters
-    assert record(fake).findings[0].st == "awaiting"
+    assert record(fake).findings[0].status == "awaiting"
 
     fake.set_permission("mona", "write")
     fake.add_issue_comment(
@@ -193,7 +193,7 @@ def test_reply_awaits_decision_then_a_maintainer_accepts(fake: FakeGitHub, tmp_p
     assert acc["accepted_by"] == "mona" and acc["kind"] == "follow-up" and acc["issue"] == 123
     text = sticky_body(fake)
     assert "Accepted exceptions" in text and "<details>" in text and "mona" in text
-    assert record(fake).findings[0].st == "accepted"
+    assert record(fake).findings[0].status == "accepted"
     permission_reads = [r for r in fake.request_log() if "/collaborators/" in r.path]
     assert len(permission_reads) == 1
 

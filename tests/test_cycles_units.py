@@ -24,6 +24,15 @@ from reviewcoord.history import (
     fingerprint,
 )
 from reviewcoord.ingest import MARKER, ingest
+from reviewcoord.judgement import (
+    CycleContext,
+    CycleLookups,
+    JudgeSettings,
+    Subject,
+    base_sid,
+    cycle_for,
+)
+from reviewcoord.judgement import judge as judge_reading
 from reviewcoord.model import (
     AcceptedFinding,
     AuthorReply,
@@ -32,7 +41,7 @@ from reviewcoord.model import (
     RawComment,
     SeverityAdjustment,
 )
-from reviewcoord.reconcile import CycleContext, CycleLookups, base_sid, cycle_for, judge_cycle
+from reviewcoord.normalize import merged_table
 from reviewcoord.replies import classify, harvest_replies, parse_commands
 from tests import render_scenarios as rs
 
@@ -133,7 +142,7 @@ def test_bound_drops_oldest_resolved_first_and_fits() -> None:
     cut, dropped = bound(big)
     assert len(encode(cut)) <= HISTORY_LIMIT
     assert len(cut.heads) == 20 and cut.heads[-1] == big.heads[-1]
-    kept = {e.sid for e in cut.findings}
+    kept = {e.stable_id for e in cut.findings}
     assert all(f"cursor-{i:04d}" in kept for i in range(20))  # open criticals survive
     fixed = sorted(int(s.split("-")[1]) for s in kept if s.startswith("codex"))
     assert dropped == 400 - len(fixed) and (not fixed or fixed[0] > 0)  # oldest went first
@@ -295,17 +304,9 @@ def ctx(record: History | None, **kw: object) -> CycleContext:
 
 def judge(comments: list[RawComment], context: CycleContext, head: str) -> tuple[object, History]:
     ingested = ingest(comments, head_sha=head, own_login="github-actions[bot]")
-    return judge_cycle(
-        ingested,
-        comments,
-        context,
-        repo="octo/app",
-        pr=2,
-        head_sha=head,
-        head_time=None,
-        settle="none",
-        expected=["codex"],
-    )
+    subject = Subject("octo/app", 2, head, comments, ingested, ["codex"])
+    judgement = judge_reading(subject, context)
+    return judgement.verdict, judgement.record
 
 
 def test_without_history_the_verdict_is_the_stateless_one() -> None:
@@ -315,7 +316,7 @@ def test_without_history_the_verdict_is_the_stateless_one() -> None:
     v, h = judge(comments, ctx(None), HEAD1)
     plain = stateless(comments, repo="octo/app", pr=2, head_sha=HEAD1, expected=["codex"])
     assert v.critical == plain.critical and v.gate == "block"  # type: ignore[attr-defined]
-    assert h.cycle == 1 and h.blocks == 1 and h.findings[0].blk
+    assert h.cycle == 1 and h.blocks == 1 and h.findings[0].blocked
 
 
 def test_likely_fixed_needs_the_bot_on_head_and_the_file_touched() -> None:
@@ -328,7 +329,7 @@ def test_likely_fixed_needs_the_bot_on_head_and_the_file_touched() -> None:
     now = [*old, codex_review(HEAD2, rid=501)]
     v, h2 = judge(now, ctx(h1, touched=frozenset({"a.py"})), HEAD2)
     assert v.gate == "go" and [c.change for c in v.changes] == ["likely_fixed"]  # type: ignore[attr-defined]
-    assert h2.findings[0].st == "likely_fixed"
+    assert h2.findings[0].status == "likely_fixed"
     # Unknown changed files (lookup failed to say): never "fixed" by default.
     v, _ = judge(now, ctx(h1, touched=None), HEAD2)
     assert v.gate == "block"  # type: ignore[attr-defined]
@@ -347,19 +348,10 @@ def test_a_new_bot_joining_an_accepted_finding_reopens_the_gate() -> None:
 
 def test_config_severity_overrides_are_visible_adjustments() -> None:
     comments = [codex_inline(1, "a.py", HEAD1, "Minor thing", badge="P2"), codex_review(HEAD1)]
-    ingested = ingest(comments, head_sha=HEAD1)
-    v, _ = judge_cycle(
-        ingested,
-        comments,
-        ctx(None),
-        repo="octo/app",
-        pr=2,
-        head_sha=HEAD1,
-        head_time=None,
-        settle="none",
-        expected=["codex"],
-        severity_overrides={"codex": {"P2": "critical"}},
-    )
+    overrides = {"codex": {"P2": "critical"}}
+    ingested = ingest(comments, head_sha=HEAD1, table=merged_table(overrides))
+    subject = Subject("octo/app", 2, HEAD1, comments, ingested, ["codex"])
+    v = judge_reading(subject, ctx(None), JudgeSettings(severity_overrides=overrides)).verdict
     (f,) = v.critical
     assert f.severity_adjustment is not None
     assert (f.severity_adjustment.from_level, f.severity_adjustment.to_level) == (
@@ -478,3 +470,25 @@ def test_cycles_json_keeps_the_interface_fields() -> None:
 def test_acceptance_model_bounds_reason() -> None:
     with pytest.raises(ValueError):
         Acceptance(kind="wontfix", reason="x" * 1000, by="a", cycle=1)
+
+
+def test_a_record_written_by_the_previous_release_still_decodes() -> None:
+    """The record's readable attribute names serialise to the v1 short keys: a sticky written
+    before the rename (tests/fixtures/history/, made by v0.1 main) decodes to the same data and
+    encodes back byte for byte."""
+    line = (Path(__file__).parent / "fixtures/history/record-written-by-v0.1-main.txt").read_text()
+    body = f"{MARKER}\n{line.strip()}\n"
+    record, notice = decode(body, repo="octo/app", pr=2)
+    assert notice is None and record is not None
+    first, accepted, fixed, awaiting = record.findings
+    assert (first.stable_id, first.status, first.level, first.blocked) == (
+        "codex-0123456789ab",
+        "open",
+        "critical",
+        True,
+    )
+    assert (first.endpoint, first.comment_id, first.thread) == ("review_comment", 101, "resolved")
+    assert accepted.acceptance is not None and accepted.acceptance.issue == 123
+    assert (fixed.status, fixed.exempted) == ("likely_fixed", True)
+    assert awaiting.status == "awaiting" and record.refs["9"] == ["cursor-abcdefabcdef"]
+    assert encode(record) == line.strip()

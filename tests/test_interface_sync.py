@@ -40,7 +40,9 @@ OUTPUTS = [
     "advisory-count",
     "settled-on",
     "pending",
+    "unreviewed",
     "comment-url",
+    "verdict",
     "verdict-file",
 ]
 PER_RUN = {"github-token", "pr", "repo", "config"}

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reviewcoord.normalize import DEFAULT_TABLE, canonical_label, level_for, merged_table
+from reviewcoord.normalize import canonical_label, default_table, level_for, merged_table
 
 TABLE = [
     ("codex", "P0", "critical"),
@@ -48,7 +48,7 @@ def test_table(bot: str, raw: str | None, level: str) -> None:
 
 
 def test_every_table_key_maps_to_exactly_one_level() -> None:
-    for bot, labels in DEFAULT_TABLE.items():
+    for bot, labels in default_table().items():
         for label, level in labels.items():
             assert canonical_label(bot, label) == label, (bot, label)
             assert level in ("critical", "medium", "low")

@@ -7,9 +7,10 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reviewcoord.bots import bot_keys
 from reviewcoord.group import group
 from reviewcoord.ingest import Ingested
-from reviewcoord.model import BOT_KEYS, BotStatus, Finding
+from reviewcoord.model import BotStatus, Finding
 from reviewcoord.pipeline import verdict_from
 from reviewcoord.rank import gate, rank, to_verdict_findings
 from tests.factories import finding
@@ -204,7 +205,7 @@ _findings = st.lists(
             line_end=(line + span) if line and span else None,
             comment_id=cid,
         ),
-        st.sampled_from(BOT_KEYS),
+        st.sampled_from(bot_keys()),
         st.sampled_from(["a.py", "b.py", None]),
         st.one_of(st.none(), st.integers(1, 60)),
         st.integers(0, 4),

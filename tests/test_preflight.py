@@ -27,22 +27,31 @@ def _env(tmp_path: Path) -> dict[str, str]:
     }
 
 
+def _container(tmp_path: Path) -> Path:
+    """A stand-in for the container's / with the runner's /github/home mount (legacy layout)."""
+    root = tmp_path / "root"
+    (root / "github" / "home").mkdir(parents=True)
+    return root
+
+
 def test_all_writable_is_quiet(tmp_path: Path) -> None:
     env = _env(tmp_path)
-    assert preflight.unwritable(env, container_home=tmp_path) == []
+    assert preflight.unwritable(env, root=_container(tmp_path)) == []
+    assert preflight.unwritable(env, root=tmp_path / "not-a-container") == []
 
 
 def test_reports_each_unwritable_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     env = _env(tmp_path)
-    home = tmp_path / "home"
-    home.mkdir()
+    root = _container(tmp_path)
+    home = root / "github" / "home"
     blocked = {env["GITHUB_OUTPUT"], str(home)}
     monkeypatch.setattr(preflight.os, "access", lambda p, mode: str(p) not in blocked)
-    problems = preflight.unwritable(env, container_home=home)
+    problems = preflight.unwritable(env, root=root)
     assert len(problems) == 2
     assert problems[0].startswith(f"GITHUB_OUTPUT ({env['GITHUB_OUTPUT']}): owner uid ")
     assert re.search(r", mode 0[0-7]{3}$", problems[0]), problems[0]
-    assert problems[1].startswith(f"HOME {home}: ")
+    # /github/home/review-coordinator does not exist yet: its parent, the mount, is what counts
+    assert problems[1].startswith(f"the verdict file's folder {home}: ")
     text = preflight.message(problems, uid=1001)
     assert "runs as uid 1001" in text and "Runners whose user is not uid 1001" in text
 
@@ -50,7 +59,7 @@ def test_reports_each_unwritable_path(tmp_path: Path, monkeypatch: pytest.Monkey
 def test_missing_file_checks_its_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     env = {"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(tmp_path / "not-yet")}
     monkeypatch.setattr(preflight.os, "access", lambda p, mode: Path(p) != tmp_path)
-    [problem] = preflight.unwritable(env, container_home=tmp_path / "absent")
+    [problem] = preflight.unwritable(env, root=tmp_path / "absent")
     assert f"({tmp_path / 'not-yet'}): owner uid" in problem
 
 

@@ -1,4 +1,5 @@
-"""The release path without GitHub: the workflow's shape and pins, and the action.yml rewrite.
+"""The release path without GitHub: the workflow's shape and pins, and the action.yml rewrite
+(actionlint over every workflow: tests/test_workflow.py).
 
 .github/workflows/release.yml builds and pushes the image, verifies it, and only then rewrites
 action.yml (scripts/set_action_image.py) and moves the tags; bench/image.py runs the parts this
@@ -8,7 +9,6 @@ machine can run against a loopback registry.
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -65,17 +65,6 @@ def test_actions_pinned_by_full_sha_with_version_comment(name: str) -> None:
     for ref, rest in uses:
         assert re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", ref), ref
         assert re.fullmatch(r"\s*# v\d+\.\d+\.\d+", rest), f"{ref}: no `# vX.Y.Z` comment"
-
-
-def test_actionlint() -> None:
-    proc = subprocess.run(
-        ["bash", str(REPO_ROOT / "scripts" / "actionlint.sh")],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 def test_rewrite_changes_only_the_image_line() -> None:

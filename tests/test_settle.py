@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from reviewcoord.bots import bot_keys
 from reviewcoord.github.gateway import PullInfo
 from reviewcoord.ingest import Ingested
-from reviewcoord.model import BOT_KEYS, BotKey, BotState, BotStatus
+from reviewcoord.model import BotKey, BotState, BotStatus
 from reviewcoord.settle import Reading, SettlePolicy, settle
 
 
@@ -25,7 +26,7 @@ class FakeClock:
 
 def reading(head: str = "h1", **states: BotState) -> Reading:
     full: dict[BotKey, BotStatus] = {
-        b: BotStatus(state=states.get(b, "not_seen")) for b in BOT_KEYS
+        b: BotStatus(state=states.get(b, "not_seen")) for b in bot_keys()
     }
     return Reading(
         pull=PullInfo(number=1, head_sha=head, base_ref="main"),
@@ -50,7 +51,7 @@ def script(clock: FakeClock, timeline: list[tuple[float, Reading]]) -> Callable[
 def policy(mode: str = "fast", **kw: object) -> SettlePolicy:
     base: dict[str, object] = dict(
         mode=mode,
-        expected=list(BOT_KEYS),
+        expected=list(bot_keys()),
         fast_pack=["claude", "copilot", "cursor"],
         slow_pack=["codex"],
         fast_timeout=180,

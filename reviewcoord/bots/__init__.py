@@ -1,64 +1,88 @@
-"""One parser per bot behind a dict registry; adding a bot = a module + a line here + corpus cases.
+"""The reviewers: one profile module per bot, registered here; adding a bot = a module + a line
+here + its corpus cases (reviewcoord/bots/profile.py says what a profile holds).
 
-Each bot module provides `KEY`, `LOGINS` (every spelling: REST `name[bot]`, GraphQL `name`, and
-Copilot's `Copilot`) and `parse(comment) -> ParsedComment`. `parse_comment` is the only entry
-point the pipeline uses: it never raises. A known bot's comment that its parser cannot classify
-(or that makes the parser fail) becomes a `medium` finding titled from its first line, with a
-parse note — so a format change can never silently drop a blocker.
+`parse_comment` is the only entry point the pipeline uses: it never raises, and it is where a
+finding's level is computed — once, from its raw label, under the effective severity table. A
+known bot's comment that its parser cannot classify (or that makes the parser fail) becomes a
+`medium` finding titled from its first line, with a parse note — so a format change can never
+silently drop a blocker.
 """
 
 from __future__ import annotations
 
-from types import ModuleType
+from collections.abc import Mapping
 
 from reviewcoord.bots import claude, codex, copilot, cursor
 from reviewcoord.bots.common import fallback_finding
-from reviewcoord.model import BotKey, ParsedComment, RawComment
+from reviewcoord.bots.profile import BotProfile
+from reviewcoord.bots.registry import REGISTRY, Registry
+from reviewcoord.model import BotKey, Level, ParsedComment, RawComment
 
-PARSERS: dict[BotKey, ModuleType] = {
-    "codex": codex,
-    "copilot": copilot,
-    "cursor": cursor,
-    "claude": claude,
-}
+BUILT_IN: tuple[BotProfile, ...] = (codex.PROFILE, copilot.PROFILE, cursor.PROFILE, claude.PROFILE)
+for _profile in BUILT_IN:
+    REGISTRY.register(_profile)
 
-_LOGIN_TO_BOT: dict[str, BotKey] = {
-    login.casefold(): key for key, module in PARSERS.items() for login in module.LOGINS
-}
+__all__ = [
+    "REGISTRY",
+    "BotProfile",
+    "Registry",
+    "bot_for_login",
+    "bot_keys",
+    "bot_pr_skip",
+    "display_name",
+    "parse_comment",
+    "rerequest_hint",
+    "resolve_bot_name",
+]
 
 
-_KEY_BY_NAME: dict[str, BotKey] = {key: key for key in PARSERS}
+def bot_keys() -> tuple[BotKey, ...]:
+    """Every known bot key, in display order."""
+    return REGISTRY.keys()
+
+
+def display_name(bot: str) -> str:
+    return REGISTRY.display(bot)
 
 
 def bot_for_login(login: str) -> BotKey | None:
     """The bot key for any spelling of a known reviewer's login, else None."""
-    return _LOGIN_TO_BOT.get(login.strip().casefold())
+    return REGISTRY.bot_for_login(login)
 
 
 def resolve_bot_name(name: str) -> BotKey | None:
     """`expected-bots` entries may be keys (`codex`) or logins (`cursor[bot]`)."""
     lowered = name.strip().casefold()
-    if lowered in PARSERS:
-        return bot_for_login(lowered) or _KEY_BY_NAME[lowered]
-    return bot_for_login(lowered)
+    if REGISTRY.get(lowered) is not None:
+        return lowered
+    return REGISTRY.bot_for_login(lowered)
 
 
 def rerequest_hint(bot: BotKey) -> str:
-    """How a person asks this bot to review again ("comment `@codex review`")."""
-    hint: str = getattr(PARSERS[bot], "REREQUEST", "")
-    return hint
+    """How a person asks this bot to review again ("re-request with `@codex review`")."""
+    profile = REGISTRY.get(bot)
+    return profile.rerequest if profile is not None else ""
 
 
 def bot_pr_skip(bot: BotKey) -> str | None:
     """Why this bot never reviews a PR opened by a bot account, if it does not."""
-    reason: str | None = getattr(PARSERS[bot], "SKIPS_BOT_PRS", None)
-    return reason
+    profile = REGISTRY.get(bot)
+    return profile.skips_bot_prs if profile is not None else None
 
 
-def parse_comment(bot: BotKey, comment: RawComment) -> ParsedComment:
-    """Classify one comment of a known bot. Never raises."""
+def parse_comment(
+    bot: BotKey, comment: RawComment, table: Mapping[str, Mapping[str, Level]] | None = None
+) -> ParsedComment:
+    """Classify one comment of a known bot and level its findings under `table` (default:
+    docs/severity.md). Never raises."""
     try:
-        parsed: ParsedComment = PARSERS[bot].parse(comment)
+        parsed: ParsedComment = REGISTRY.profile(bot).parse(comment)
     except Exception as exc:  # a parser bug must become data, not a crash
-        return fallback_finding(bot, comment, f"parser error: {type(exc).__name__}")
-    return parsed
+        parsed = fallback_finding(bot, comment, f"parser error: {type(exc).__name__}")
+    if not parsed.findings:
+        return parsed
+    levelled = tuple(
+        f.model_copy(update={"severity": REGISTRY.level(f.bot, f.severity_raw, table)})
+        for f in parsed.findings
+    )
+    return parsed.model_copy(update={"findings": levelled})

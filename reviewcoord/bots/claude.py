@@ -26,9 +26,10 @@ from reviewcoord.bots.common import (
     plain_text,
     stated_path_line,
 )
-from reviewcoord.model import BotKey, Finding, ParsedComment, RawComment
+from reviewcoord.bots.profile import BotProfile, plain_label
+from reviewcoord.model import Finding, ParsedComment, RawComment
 
-KEY: BotKey = "claude"
+KEY = "claude"
 LOGINS: frozenset[str] = frozenset({"claude[bot]", "claude"})
 
 _MANAGED = ("🔴", "🟡", "🟣")
@@ -262,3 +263,44 @@ def parse(comment: RawComment) -> ParsedComment:
     if comment.in_reply_to_id is not None:
         return noise("claude thread reply")
     return fallback_finding(KEY, comment, "unrecognised claude comment")
+
+
+# The colour markers; the first one in a label decides (prompt-defined headings such as
+# "🟡 Warnings (Should Fix)" carry the emoji first).
+_LABEL_EMOJI = ("🔴", "🟡", "🟣", "🟢", "🔵")
+
+
+def canonical_label(raw: str) -> str:
+    """`🟡 Warnings (Should Fix)` → `🟡`; "Critical: title", "Warnings (…)" → their first word,
+    singular."""
+    text = raw.strip()
+    for emoji in _LABEL_EMOJI:
+        if text.startswith(emoji):
+            return emoji
+    word = re.split(r"[\s:(]", plain_label(text), maxsplit=1)[0]
+    return word[:-1] if word in {"warnings", "suggestions", "nits"} else word
+
+
+PROFILE = BotProfile(
+    key=KEY,
+    display="Claude",
+    logins=LOGINS,
+    parse=parse,
+    severity={
+        "🔴": "critical",
+        "important": "critical",
+        "critical": "critical",
+        "🟡": "medium",
+        "nit": "medium",
+        "medium": "medium",
+        "warning": "medium",
+        "🟣": "low",
+        "pre-existing": "low",
+        "🟢": "low",
+        "🔵": "low",
+        "low": "low",
+        "suggestion": "low",
+    },
+    canonical_label=canonical_label,
+    rerequest=REREQUEST,
+)

@@ -25,9 +25,10 @@ from reviewcoord.bots.common import (
     plain_text,
     working,
 )
-from reviewcoord.model import BotKey, Finding, ParsedComment, RawComment
+from reviewcoord.bots.profile import BotProfile
+from reviewcoord.model import Finding, ParsedComment, RawComment
 
-KEY: BotKey = "codex"
+KEY = "codex"
 LOGINS: frozenset[str] = frozenset({"chatgpt-codex-connector[bot]", "chatgpt-codex-connector"})
 
 # The badge image. The label is read from the alt text or the shields path (`P1-orange`), never
@@ -226,3 +227,14 @@ def parse(comment: RawComment) -> ParsedComment:
     if comment.in_reply_to_id is not None:
         return noise("codex thread reply")
     return fallback_finding(KEY, comment, "unrecognised codex comment")
+
+
+PROFILE = BotProfile(
+    key=KEY,
+    display="Codex",
+    logins=LOGINS,
+    parse=parse,
+    severity={"p0": "critical", "p1": "critical", "p2": "medium", "p3": "low"},
+    pack="slow",
+    rerequest=REREQUEST,
+)

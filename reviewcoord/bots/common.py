@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 from reviewcoord.model import BotKey, Finding, ParsedComment, RawComment, stable_finding_id
-from reviewcoord.normalize import level_for
 
 _TAG = re.compile(r"<[^<>]{0,500}>")
 _MD_IMAGE = re.compile(r"!\[[^\]\n]{0,500}\]\([^)\s]{0,2000}(?:\s\"[^\"\n]{0,200}\")?\)")
@@ -211,7 +210,6 @@ def make_finding(
         title=title,
         gist=clip(plain_text(gist), GIST_MAX),
         severity_raw=severity_raw,
-        severity=level_for(bot, severity_raw),
         file=file,
         line=line,
         line_end=line_end,

@@ -27,9 +27,10 @@ from reviewcoord.bots.common import (
     noise,
     skipped,
 )
-from reviewcoord.model import BotKey, Finding, ParsedComment, RawComment
+from reviewcoord.bots.profile import BotProfile, plain_label
+from reviewcoord.model import Finding, ParsedComment, RawComment
 
-KEY: BotKey = "copilot"
+KEY = "copilot"
 LOGINS: frozenset[str] = frozenset(
     {"copilot-pull-request-reviewer[bot]", "copilot-pull-request-reviewer", "Copilot"}
 )
@@ -198,3 +199,27 @@ def parse(comment: RawComment) -> ParsedComment:
     if comment.endpoint == "review":
         return _review(comment, body)
     return _inline(comment, body)
+
+
+def canonical_label(raw: str) -> str:
+    """`suppressed (low confidence)` → `suppressed`; otherwise the plain form."""
+    text = plain_label(raw)
+    return "suppressed" if text.startswith("suppressed") else text
+
+
+PROFILE = BotProfile(
+    key=KEY,
+    display="Copilot",
+    logins=LOGINS,
+    parse=parse,
+    severity={
+        "high": "critical",
+        "medium": "medium",
+        "low": "low",
+        "[nitpick]": "low",
+        "nitpick": "low",
+        "suppressed": "low",
+    },
+    canonical_label=canonical_label,
+    rerequest=REREQUEST,
+)

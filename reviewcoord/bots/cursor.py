@@ -24,9 +24,10 @@ from reviewcoord.bots.common import (
     plain_text,
     skipped,
 )
-from reviewcoord.model import BotKey, ParsedComment, RawComment
+from reviewcoord.bots.profile import BotProfile
+from reviewcoord.model import ParsedComment, RawComment
 
-KEY: BotKey = "cursor"
+KEY = "cursor"
 LOGINS: frozenset[str] = frozenset({"cursor[bot]", "cursor"})
 
 _TITLE = re.compile(r"^###[ \t]+(?P<title>[^\n]{1,500})$", re.M)
@@ -156,3 +157,21 @@ def parse(comment: RawComment) -> ParsedComment:
     if comment.in_reply_to_id is not None:
         return noise("bugbot thread reply")
     return fallback_finding(KEY, comment, "unrecognised bugbot comment")
+
+
+PROFILE = BotProfile(
+    key=KEY,
+    display="Cursor",
+    logins=LOGINS,
+    parse=parse,
+    severity={
+        "critical": "critical",
+        "high": "critical",
+        "blocking": "critical",
+        "medium": "medium",
+        "non-blocking": "medium",
+        "low": "low",
+    },
+    rerequest=REREQUEST,
+    skips_bot_prs=SKIPS_BOT_PRS,
+)

@@ -8,7 +8,8 @@ pagination (docs/github-platform.md §1.4-§1.7):
   429, 403 secondary rate limits, connection resets/timeouts/truncated bodies are retried with
   Retry-After or exponential backoff (1, 2, 4 … s), up to `max_attempts`; a wait longer than
   `max_retry_wait` fails at once. Sleeping goes through the injected `sleep`.
-* PyGithub's throttle is disabled; writes keep `write_spacing` seconds apart (injected clock).
+* PyGithub's throttle is disabled. The first WRITE_BURST writes of a run go at once; every
+  later one waits until `write_spacing` seconds after the previous write (injected clock).
 * Lists are read page by page with `per_page=100`, following the `Link: rel="next"` URL verbatim
   (absolute, `/repositories/{id}/…`), every page or `GatewayError` — never a partial list.
 * Conditional polling: every page seen is cached with its ETag and re-requested with
@@ -52,6 +53,12 @@ from reviewcoord.github.gateway import (
 from reviewcoord.model import Endpoint, RawComment
 
 PER_PAGE = 100
+# GitHub, "Best practices for using the REST API": "If you are making a large number of POST,
+# PATCH, PUT, or DELETE requests for a single user or client ID, wait at least one second
+# between each request." A run writes a handful (pending status + check run, sticky, final
+# status + check run): those go at once, so the verdict is on GitHub within the round trips;
+# only writes past the burst (many annotation batches, duplicate clean-up) are spaced.
+WRITE_BURST = 5
 MAX_ANNOTATIONS = 50
 MAX_PAGES = 1000
 SECONDARY_DEFAULT_WAIT = 60.0
@@ -152,6 +159,7 @@ class PyGithubGateway:
         self._request_count = 0
         self._rate_limited_count = 0
         self._last_write: float | None = None
+        self._writes_sent = 0
 
     # ------------------------------------------------------------------ lifecycle
     def close(self) -> None:
@@ -577,6 +585,9 @@ class PyGithubGateway:
         return text.replace(self._token, "***") if self._token else text
 
     def _space_write(self) -> None:
+        self._writes_sent += 1
+        if self._writes_sent <= WRITE_BURST:
+            return
         if self._last_write is None or self._write_spacing <= 0:
             return
         wait = self._last_write + self._write_spacing - self._clock()

@@ -24,10 +24,37 @@ def start_check(gateway: Gateway, name: str, sha: str, output: CheckOutput) -> i
     return start_check_ref(gateway, name, sha, output).id
 
 
-def start_check_ref(gateway: Gateway, name: str, sha: str, output: CheckOutput) -> CheckRunRef:
+class CheckRunCache:
+    """Our check runs (by name) per head, read once per run and head: the identity, the noop
+    proof and the adoption share one `GET commits/{sha}/check-runs`. A head's entry is
+    forgotten once we write a check run on it."""
+
+    def __init__(self, gateway: Gateway, name: str) -> None:
+        self.gateway = gateway
+        self.name = name
+        self._runs: dict[str, list[CheckRunRef]] = {}
+
+    def on(self, sha: str) -> list[CheckRunRef]:
+        if sha not in self._runs:
+            self._runs[sha] = self.gateway.list_check_runs(sha, self.name)
+        return self._runs[sha]
+
+    def forget(self, sha: str) -> None:
+        self._runs.pop(sha, None)
+
+
+def start_check_ref(
+    gateway: Gateway,
+    name: str,
+    sha: str,
+    output: CheckOutput,
+    known: Sequence[CheckRunRef] | None = None,
+) -> CheckRunRef:
     """Adopt the newest unfinished check run of this name on `sha` (a cancelled run's), else
-    create one. The ref's `app_slug` tells who we are: an App token writes as `<slug>[bot]`."""
-    existing = [r for r in gateway.list_check_runs(sha, name) if r.status != "completed"]
+    create one. The ref's `app_slug` tells who we are: an App token writes as `<slug>[bot]`.
+    `known`: this run's fresh read of those check runs, if it has one."""
+    runs = gateway.list_check_runs(sha, name) if known is None else known
+    existing = [r for r in runs if r.status != "completed"]
     if existing:
         ref = max(existing, key=lambda r: r.id)
         gateway.update_check_run(ref.id, "in_progress", output)

@@ -26,9 +26,9 @@ from typing import Any, Literal
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 
-from reviewcoord.bots import rerequest_hint
+from reviewcoord.bots import bot_keys, display_name, rerequest_hint
 from reviewcoord.github.gateway import Annotation, CheckOutput
-from reviewcoord.model import BOT_DISPLAY, BOT_KEYS, Verdict, VerdictFinding
+from reviewcoord.model import Verdict, VerdictFinding
 from reviewcoord.render import safe
 
 __all__ = [
@@ -243,7 +243,7 @@ def bot_rows(verdict: Verdict) -> list[dict[str, Any]]:
             "state": status.state,
             "detail": status.detail,
             "url": status.url,
-            "hint": rerequest_hint(key) if key in BOT_KEYS else "",
+            "hint": rerequest_hint(key) if key in bot_keys() else "",
             "expected": key in expected,
             "required": key in required,
         }
@@ -543,7 +543,7 @@ def _annotation_message(f: VerdictFinding) -> str:
     )
     for s in f.sources:
         url = safe.safe_url(s.url)
-        name = BOT_DISPLAY.get(s.bot, s.bot)
+        name = display_name(s.bot)
         lines.append(f"{name}: {url}" if url else name)
     message = safe.escape_non_bmp(safe.clean_multiline("\n".join(lines)))
     return _clip_bytes(message, ANNOTATION_MESSAGE_BYTES)

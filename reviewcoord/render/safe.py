@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from reviewcoord.model import BOT_DISPLAY
+from reviewcoord.bots import REGISTRY
 
 ELLIPSIS = "…"
 
@@ -271,8 +271,8 @@ def link(url: str | None, label_md: str) -> str:
 
 def bot(name: str | None) -> str:
     """A bot key (`codex`) as its display name (`Codex`); an unknown name as escaped text."""
-    if name in BOT_DISPLAY:
-        return BOT_DISPLAY[name]
+    if name is not None and REGISTRY.get(name) is not None:
+        return REGISTRY.display(name)
     return md_text(name, 60) or "unknown"
 
 

@@ -1,0 +1,43 @@
+"""What a reviewer *is*: one typed profile per bot, the only place a bot is defined.
+
+A profile names the bot (key, display name, every login spelling), reads its comments (`parse`:
+one comment → findings and a run-state signal), maps its raw labels onto our scale (`severity`,
+keyed by `canonical_label`), says how long settle waits for it (`pack`), how a person asks it
+again (`rerequest`) and its quirks (`skips_bot_prs`). Everything else — the registry, the
+packs, the display names, the default severity table, every "all known bots" message — is
+derived from the registered profiles (reviewcoord/bots/registry.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from reviewcoord.model import Level, ParsedComment, RawComment
+
+Pack = Literal["fast", "slow"]
+
+_STRIP = re.compile(r"[*_`]+")
+_SEVERITY_WORD = re.compile(r"\s+(severity|priority)$")
+
+
+def plain_label(raw: str) -> str:
+    """The usual canonical form of a raw label: `**High Severity**` → `high`."""
+    text = _STRIP.sub("", raw.strip()).strip().casefold()
+    return _SEVERITY_WORD.sub("", text)
+
+
+@dataclass(frozen=True)
+class BotProfile:
+    key: str  # what users write in `expected-bots`: lowercase letters, digits, '-'
+    display: str  # how the verdict names it
+    logins: frozenset[str]  # every spelling: REST `name[bot]`, GraphQL `name`, Copilot's `Copilot`
+    parse: Callable[[RawComment], ParsedComment]
+    # Canonical raw label → level (docs/severity.md); a label not in it, or none, is `medium`.
+    severity: Mapping[str, Level] = field(default_factory=dict)
+    canonical_label: Callable[[str], str] = plain_label
+    pack: Pack = "fast"
+    rerequest: str = ""  # "re-request with `@codex review`"
+    skips_bot_prs: str | None = None  # why it never reviews a PR opened by a bot, if it does not

@@ -1,0 +1,84 @@
+"""The registry of reviewer profiles: keys, logins, display names, packs and the default
+severity table, all derived from the registered `BotProfile`s.
+
+`REGISTRY` holds the built-in profiles (registered by `reviewcoord.bots`). `extended(...)`
+adds profiles for a scope — a test's extra reviewer, or the reviewers a repository declares —
+and restores the registry afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+
+from reviewcoord.bots.profile import BotProfile, Pack
+from reviewcoord.model import Level
+
+
+class Registry:
+    def __init__(self) -> None:
+        self._profiles: dict[str, BotProfile] = {}
+        self._by_login: dict[str, str] = {}
+
+    def register(self, profile: BotProfile) -> None:
+        if profile.key in self._profiles:
+            raise ValueError(f"bot key {profile.key!r} is registered twice")
+        for login in profile.logins:
+            owner = self._by_login.get(login.casefold())
+            if owner is not None:
+                raise ValueError(f"login {login!r} is claimed by {owner} and {profile.key}")
+        self._profiles[profile.key] = profile
+        for login in profile.logins:
+            self._by_login[login.casefold()] = profile.key
+
+    @contextmanager
+    def extended(self, profiles: Iterable[BotProfile]) -> Iterator[Registry]:
+        saved = (dict(self._profiles), dict(self._by_login))
+        try:
+            for profile in profiles:
+                self.register(profile)
+            yield self
+        finally:
+            self._profiles, self._by_login = saved
+
+    def keys(self) -> tuple[str, ...]:
+        """Every registered bot key, in registration (display) order."""
+        return tuple(self._profiles)
+
+    def profile(self, key: str) -> BotProfile:
+        return self._profiles[key]
+
+    def get(self, key: str) -> BotProfile | None:
+        return self._profiles.get(key)
+
+    def bot_for_login(self, login: str) -> str | None:
+        return self._by_login.get(login.strip().casefold())
+
+    def pack(self, pack: Pack) -> tuple[str, ...]:
+        return tuple(k for k, p in self._profiles.items() if p.pack == pack)
+
+    def display(self, key: str) -> str:
+        profile = self._profiles.get(key)
+        return profile.display if profile is not None else key
+
+    def default_table(self) -> dict[str, dict[str, Level]]:
+        return {k: dict(p.severity) for k, p in self._profiles.items()}
+
+    def canonical_label(self, bot: str, raw: str) -> str:
+        profile = self._profiles.get(bot)
+        return profile.canonical_label(raw) if profile is not None else raw.strip().casefold()
+
+    def level(
+        self, bot: str, raw: str | None, table: Mapping[str, Mapping[str, Level]] | None = None
+    ) -> Level:
+        """The one function from a bot's raw label onto our scale. Unknown or none → medium."""
+        if raw is None or not raw.strip():
+            return "medium"
+        key = self.canonical_label(bot, raw)
+        if table is not None and key in table.get(bot, {}):
+            return table[bot][key]
+        profile = self._profiles.get(bot)
+        return profile.severity.get(key, "medium") if profile is not None else "medium"
+
+
+REGISTRY = Registry()

@@ -1,0 +1,153 @@
+"""Stage 1 — carry: which findings stand on this head, which are likely fixed, which carry
+forward from the record (README § The lifecycle of a finding).
+
+* reported in a comment made for the current head → stands (`reopened` if it was likely fixed);
+* only in older comments, or in none → `likely_fixed` iff its bot reviewed this head AND its
+  file is among the files the latest push changed; otherwise it carries forward, still gating.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from reviewcoord.history import Entry, History
+from reviewcoord.ingest import Ingested, is_on_head
+from reviewcoord.judgement.context import CycleContext, base_sid
+from reviewcoord.model import CycleChange, Endpoint, Finding, ParsedComment, RawComment
+
+
+@dataclass
+class Carried:
+    kept: list[Finding]
+    likely_fixed: dict[str, Entry] = field(default_factory=dict)
+    carried: set[str] = field(default_factory=set)  # base sids kept only from the record
+    reopened: set[str] = field(default_factory=set)
+    changes: list[CycleChange] = field(default_factory=list)
+
+
+def _on_head(
+    f: Finding, comments: Mapping[tuple[Endpoint, int], RawComment], head: str, t: datetime | None
+) -> bool:
+    c = comments.get((f.endpoint, f.comment_id))
+    if c is None:
+        return True
+    return is_on_head(c, ParsedComment(kind="finding", reviewed_commit=f.reviewed_commit), head, t)
+
+
+def from_entry(e: Entry) -> Finding:
+    """A recorded finding that no comment on this head reports, as a finding to keep."""
+    return Finding(
+        bot=e.bot,
+        stable_id=e.stable_id,
+        title=e.title or "(untitled)",
+        severity_raw=e.raw,
+        severity=e.level,
+        file=e.file,
+        line=e.line,
+        url=e.url,
+        endpoint=e.endpoint,
+        comment_id=e.comment_id,
+    )
+
+
+def fixed_note(ctx: CycleContext) -> str:
+    if ctx.force_push:
+        return "its bot re-reviewed the PR after the force-push and no longer reports it"
+    return "its bot finished on this head, the file changed, and the finding is gone"
+
+
+def likely_fixed_change(e: Entry, note: str) -> CycleChange:
+    return CycleChange(
+        id=e.fid,
+        stable_id=e.stable_id,
+        title=e.title,
+        file=e.file,
+        line=e.line,
+        severity=e.level,
+        change="likely_fixed",
+        note=note,
+    )
+
+
+def _reviewed_here(
+    ingested: Ingested, touched: Callable[[], frozenset[str] | None]
+) -> Callable[[str, str | None], bool]:
+    """Did `bot` review this head, and did the latest push change `file`? (one lookup)."""
+    cache: list[frozenset[str] | None] = []
+
+    def reviewed(bot: str, file: str | None) -> bool:
+        if ingested.state(bot) != "reviewed":
+            return False
+        if file is None:
+            return True
+        if not cache:
+            cache.append(touched())
+        return cache[0] is not None and file in cache[0]
+
+    return reviewed
+
+
+def carry(
+    findings: Sequence[Finding],
+    comments: Sequence[RawComment],
+    ingested: Ingested,
+    ctx: CycleContext,
+    head_sha: str,
+    head_time: datetime | None,
+) -> Carried:
+    record = ctx.record
+    if record is None:
+        return Carried(kept=list(findings))
+    out = Carried(kept=[])
+    by_key = {(c.endpoint, c.id): c for c in comments}
+    rec = {e.stable_id: e for e in record.findings}
+    reviewed = _reviewed_here(ingested, ctx.lookups.touched)
+    by_base: dict[str, list[Finding]] = {}
+    for f in findings:
+        by_base.setdefault(base_sid(f.stable_id), []).append(f)
+
+    def carries_forward(e: Entry) -> bool:
+        """A recorded open finding not reported on this head: likely fixed, or carried."""
+        if reviewed(e.bot, e.file):
+            out.likely_fixed[e.stable_id] = e
+            out.changes.append(likely_fixed_change(e, fixed_note(ctx)))
+            return False
+        out.carried.add(e.stable_id)
+        return True
+
+    for sid, items in by_base.items():
+        e = rec.get(sid)
+        on_head = [f for f in items if _on_head(f, by_key, head_sha, head_time)]
+        if on_head:
+            out.kept.extend(on_head)
+            if e is not None and e.status == "likely_fixed":
+                out.reopened.add(sid)
+        elif e is None or e.status == "accepted":
+            out.kept.extend(items)
+        elif e.status == "likely_fixed":
+            out.likely_fixed[sid] = e
+        elif carries_forward(e):
+            out.kept.extend(items)
+    _carry_unreported(record, by_base, out, carries_forward)
+    return out
+
+
+def _carry_unreported(
+    record: History,
+    reported: Mapping[str, object],
+    out: Carried,
+    carries_forward: Callable[[Entry], bool],
+) -> None:
+    """Recorded findings no comment reports any more (deleted, or a bot that edits in place)."""
+    for e in record.findings:
+        if e.stable_id in reported:
+            continue
+        if e.status == "likely_fixed":
+            out.likely_fixed[e.stable_id] = e
+        elif e.status == "accepted":
+            out.kept.append(from_entry(e))
+            out.carried.add(e.stable_id)
+        elif carries_forward(e):
+            out.kept.append(from_entry(e))

@@ -1,0 +1,97 @@
+"""What a judgement knows beyond the comments: the subject (whose PR, which head, which bots),
+the cycle context (the record from our sticky, how this head relates to the last reviewed one,
+and the reads the reconciliation may need), and the settings that shape the verdict."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from reviewcoord.group import DEFAULT_WINDOW
+from reviewcoord.history import History
+from reviewcoord.ingest import Ingested
+from reviewcoord.model import BotKey, Level, RawComment, SettleMode
+
+Mode = Literal["initial", "incremental", "full", "same_head"]
+
+
+def base_sid(sid: str) -> str:
+    """`codex-0123abcd4567-2` → `codex-0123abcd4567` (ingest's collision suffix removed)."""
+    parts = sid.split("-")
+    return "-".join(parts[:2]) if len(parts) > 2 and parts[-1].isdigit() else sid
+
+
+@dataclass(frozen=True)
+class Subject:
+    """One reading of one PR: what is judged."""
+
+    repo: str
+    pr: int
+    head_sha: str
+    comments: Sequence[RawComment]
+    ingested: Ingested
+    expected: Sequence[BotKey]
+    head_time: datetime | None = None
+    settle: SettleMode = "none"
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    """The part of the run's settings that shapes a verdict."""
+
+    group_window: int = DEFAULT_WINDOW
+    severity_overrides: Mapping[str, Mapping[str, Level]] = field(default_factory=dict)
+    required: Sequence[BotKey] = ()
+
+
+@dataclass(frozen=True)
+class CycleLookups:
+    """Reads the reconciliation may need, each called at most when needed (runner caches)."""
+
+    # Files the latest push changed (PR files after a force-push); None when unknown.
+    touched: Callable[[], frozenset[str] | None] = lambda: None
+    # Review-comment id → "resolved" / "outdated" for threads GitHub marks so.
+    threads: Callable[[], Mapping[int, str]] = lambda: {}
+    # A login's permission on the repository ("admin" … "none").
+    permission: Callable[[str], str] = lambda login: "none"
+
+
+@dataclass(frozen=True)
+class CycleContext:
+    record: History | None
+    notice: str | None  # corrupt / foreign record
+    cycle: int
+    mode: Mode | None  # None: no cycle context at all (a replay, the stateless judgement)
+    previous_head: str | None
+    force_push: bool
+    pr_author: str
+    own_login: str | None
+    convergence_after: int
+    fingerprint: str
+    lookups: CycleLookups = field(default_factory=CycleLookups)
+
+
+def first_cycle(cycle: int = 1) -> CycleContext:
+    """No record, nothing to reconcile: the stateless judgement (a replay, a first run)."""
+    return CycleContext(
+        record=None,
+        notice=None,
+        cycle=cycle,
+        mode=None,
+        previous_head=None,
+        force_push=False,
+        pr_author="",
+        own_login=None,
+        convergence_after=0,
+        fingerprint="",
+    )
+
+
+def cycle_for(record: History | None, head_sha: str, explicit: int | None) -> int:
+    if explicit:
+        return explicit
+    if record is None:
+        return 1
+    return record.cycle if record.last_head == head_sha else record.cycle + 1

@@ -1,0 +1,142 @@
+"""Stage 5 — record: the history to store in the sticky with this verdict (reviewcoord/history.py):
+one entry per finding shown (open, awaiting, accepted) or likely fixed, the reviewed heads, the
+gate, the block-cycle count, the bindings and the command outcomes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from reviewcoord.history import TITLE_CHARS, Entry, EntryStatus, History
+from reviewcoord.judgement.bind import Bound
+from reviewcoord.judgement.carry import Carried
+from reviewcoord.judgement.context import CycleContext, base_sid
+from reviewcoord.judgement.converge import Converged, group_sids
+from reviewcoord.model import AcceptedFinding, Finding, Level, Verdict, VerdictFinding
+
+
+@dataclass(frozen=True)
+class _Shown:
+    fid: str
+    level: Level
+    status: str  # the published status (new, still_open, awaiting_decision, accepted)
+
+
+def _shown(
+    enriched: Sequence[VerdictFinding], accepted: Sequence[AcceptedFinding], converged: Converged
+) -> dict[str, _Shown]:
+    """Base sid → how the verdict showed it."""
+    shown: dict[str, _Shown] = {}
+    for vf in enriched:
+        for s in vf.sources:
+            shown.setdefault(base_sid(s.stable_id), _Shown(vf.id, vf.severity, vf.status or "new"))
+    for a in accepted:
+        group = next(g for g in converged.accepted_groups if group_sids(g)[0] == a.stable_id)
+        for sid in group_sids(group):
+            shown.setdefault(sid, _Shown(a.id, a.severity, "accepted"))
+    return shown
+
+
+def _entry_status(shown: str) -> EntryStatus:
+    if shown == "accepted":
+        return "accepted"
+    return "awaiting" if shown == "awaiting_decision" else "open"
+
+
+def _threads(enriched: Sequence[VerdictFinding]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for vf in enriched:
+        if vf.thread_state:
+            for s in vf.sources:
+                out[base_sid(s.stable_id)] = vf.thread_state
+    return out
+
+
+def _entry(
+    f: Finding,
+    shown: _Shown,
+    old: Entry | None,
+    gate: str,
+    thread: str | None,
+    ctx: CycleContext,
+    converged: Converged,
+    bound: Bound,
+) -> Entry:
+    sid = base_sid(f.stable_id)
+    status = _entry_status(shown.status)
+    blocked = gate == "block" and shown.level == "critical"
+    th: Literal["resolved", "outdated"] | None = (
+        "resolved" if thread == "resolved" else "outdated" if thread == "outdated" else None
+    )
+    return Entry(
+        stable_id=sid,
+        status=status,
+        level=shown.level,
+        blocked=blocked or (old.blocked if old else False),
+        exempted=sid in converged.exempted,
+        bot=f.bot,
+        raw=f.severity_raw,
+        endpoint=f.endpoint,
+        comment_id=f.comment_id,
+        file=f.file,
+        line=f.line,
+        title=f.title[:TITLE_CHARS],
+        url=f.url,
+        first=old.first if old else ctx.cycle,
+        seen=ctx.cycle,
+        fid=shown.fid,
+        thread=th,
+        acceptance=bound.acceptances.get(sid) if status == "accepted" else None,
+    )
+
+
+def next_record(
+    verdict: Verdict,
+    enriched: Sequence[VerdictFinding],
+    accepted: Sequence[AcceptedFinding],
+    carried: Carried,
+    bound: Bound,
+    converged: Converged,
+    ctx: CycleContext,
+) -> History:
+    record = ctx.record
+    rec: Mapping[str, Entry] = {e.stable_id: e for e in record.findings} if record else {}
+    members: dict[str, Finding] = {}
+    for g in [*(g for g, _ in converged.open_groups), *converged.accepted_groups]:
+        for f in g.findings:
+            members.setdefault(base_sid(f.stable_id), f)
+    shown = _shown(enriched, accepted, converged)
+    threads = _threads(enriched)
+    entries = {
+        sid: _entry(
+            f, shown[sid], rec.get(sid), verdict.gate, threads.get(sid), ctx, converged, bound
+        )
+        for sid, f in members.items()
+    }
+    for sid, e in carried.likely_fixed.items():
+        if sid not in entries:
+            changed = e.status != "likely_fixed"
+            entries[sid] = e.model_copy(
+                update={
+                    "status": "likely_fixed",
+                    "fid": None,
+                    "seen": ctx.cycle if changed else e.seen,
+                }
+            )
+    heads = list(record.heads) if record else []
+    if not heads or heads[-1] != verdict.head_sha:
+        heads.append(verdict.head_sha)
+    return History(
+        repo=verdict.repo,
+        pr=verdict.pr,
+        heads=heads,
+        cycle=ctx.cycle,
+        gate=verdict.gate,
+        reason=verdict.gate_reason[:200],
+        blocks=converged.prior_blocks + (1 if verdict.gate == "block" else 0),
+        fp=ctx.fingerprint,
+        findings=sorted(entries.values(), key=lambda e: (e.first, e.stable_id)),
+        refs=bound.refs,
+        cmds=bound.outcomes,
+    )
