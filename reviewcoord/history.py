@@ -91,12 +91,18 @@ class Entry(_Model):
 
 
 class CommandOutcome(_Model):
-    cid: int
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    comment_id: int = Field(alias="cid")
     ok: bool
     note: str = ""
 
 
 class History(_Model):
+    """The record (serialised with the v1 short keys `fp`, `cmds`, `ht`, `exp`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
     v: Literal[1] = 1
     repo: str
     pr: int
@@ -105,15 +111,15 @@ class History(_Model):
     gate: Literal["block", "go"]
     reason: str = ""
     blocks: int = Field(0, ge=0)  # cycles whose gate was block (this one included)
-    fp: str = ""
+    fingerprint: str = Field("", alias="fp")
     findings: list[Entry] = Field(default_factory=list)
     refs: dict[str, list[str]] = Field(default_factory=dict)  # comment id → base sids
-    cmds: list[CommandOutcome] = Field(default_factory=list)
+    commands: list[CommandOutcome] = Field(default_factory=list, alias="cmds")
     # Optional (records written before they existed still decode): facts about the last head
-    # that a later run on the same head need not read again. `ht`: the head commit's time
-    # (immutable for a SHA); `exp`: the expected bots resolved for it (`expected-bots: auto`).
-    ht: str | None = None
-    exp: list[BotKey] | None = None
+    # that a later run on the same head need not read again: the head commit's time
+    # (immutable for a SHA), and the expected bots resolved for it (`expected-bots: auto`).
+    head_time: str | None = Field(None, alias="ht")
+    expected: list[BotKey] | None = Field(None, alias="exp")
 
     @property
     def last_head(self) -> str | None:
@@ -231,7 +237,7 @@ def bound(history: History, limit: int = HISTORY_LIMIT) -> tuple[History, int]:
     refs = sorted(history.refs.items(), key=lambda kv: int(kv[0]) if kv[0].isdigit() else 0)
     state = {
         "heads": history.heads[-MAX_HEADS:],
-        "cmds": history.cmds[-MAX_COMMANDS:],
+        "commands": history.commands[-MAX_COMMANDS:],
         "refs": dict(refs[-MAX_REFS:]),
     }
     keep = set(range(len(history.findings)))
@@ -259,11 +265,11 @@ def bound(history: History, limit: int = HISTORY_LIMIT) -> tuple[History, int]:
     if drop([i for cls, _seen, i in order if cls == 0]):
         return build(), dropped
     # 2. the oldest half of bindings and command notes, repeatedly.
-    while state["refs"] or state["cmds"]:
-        r, c = state["refs"], state["cmds"]
+    while state["refs"] or state["commands"]:
+        r, c = state["refs"], state["commands"]
         assert isinstance(r, dict) and isinstance(c, list)
         state["refs"] = dict(list(r.items())[len(r) // 2 :]) if len(r) > 1 else {}
-        state["cmds"] = c[len(c) // 2 :] if len(c) > 1 else []
+        state["commands"] = c[len(c) // 2 :] if len(c) > 1 else []
         if len(encode(build())) <= limit:
             return build(), dropped
     # 3. everything else, least important and oldest first.

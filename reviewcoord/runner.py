@@ -305,9 +305,9 @@ class Cycles:
     def recorded_expected(self, head_sha: str) -> list[BotKey] | None:
         """The expected bots the record resolved for this head, if it is the recorded one."""
         rec = self.record
-        if rec is None or rec.last_head != head_sha or rec.exp is None:
+        if rec is None or rec.last_head != head_sha or rec.expected is None:
             return None
-        return list(rec.exp)
+        return list(rec.expected)
 
     def is_noop(self, reading: Reading) -> bool:
         """The head is the last reviewed one, nothing changed since, and the last run finished
@@ -318,7 +318,7 @@ class Cycles:
         head = reading.pull.head_sha
         if rec is None or sticky is None or rec.last_head != head:
             return False
-        if rec.fp != self.fingerprint(reading.comments):
+        if rec.fingerprint != self.fingerprint(reading.comments):
             return False
         if STALE_PREFIX in sticky.body:
             self.log.info("the last verdict is marked stale: judging again")
@@ -460,10 +460,10 @@ def _recorded_time(
     record, _notice, _sticky = find_record(
         issue, own_login or ACTIONS_BOT, repo=req.repo, pr=req.pr
     )
-    if record is None or record.last_head != sha or not record.ht:
+    if record is None or record.last_head != sha or not record.head_time:
         return None
     try:
-        return datetime.fromisoformat(record.ht)
+        return datetime.fromisoformat(record.head_time)
     except ValueError:
         return None
 
@@ -782,7 +782,10 @@ def _judge_cycle(
     )
     # The head's commit time and the resolved expected bots let a later noop skip those reads.
     histories[head] = judgement.record.model_copy(
-        update={"ht": head_time.isoformat() if head_time else None, "exp": list(expected)}
+        update={
+            "head_time": head_time.isoformat() if head_time else None,
+            "expected": list(expected),
+        }
     )
     return judgement.verdict
 

@@ -132,13 +132,18 @@ def test_the_record_keeps_head_time_and_expected_bots_and_old_records_decode(
     (sticky,) = stickies(fake)
     record, notice = decode(sticky["body"], repo=fake.repo, pr=2)
     assert notice is None and record is not None
-    assert record.exp == ["copilot", "cursor", "claude"] and record.ht is not None
+    assert record.expected == ["copilot", "cursor", "claude"] and record.head_time is not None
     # A record written before these keys existed still decodes (they are optional).
     old = History(repo="octo/app", pr=2, heads=[HEAD], cycle=1, gate="go")
     line = encode(old)
-    assert '"ht"' not in json.dumps(old.model_dump(exclude_defaults=True))
+    assert '"ht"' not in json.dumps(old.model_dump(exclude_defaults=True, by_alias=True))
     decoded, why = decode(f"<!-- review-coordinator-verdict -->\n{line}\n", repo="octo/app", pr=2)
-    assert why is None and decoded is not None and decoded.ht is None and decoded.exp is None
+    assert (
+        why is None
+        and decoded is not None
+        and decoded.head_time is None
+        and decoded.expected is None
+    )
 
 
 def test_a_cancelled_runs_check_run_is_adopted_with_one_read(

@@ -87,7 +87,7 @@ def _refusal(cmd: Command, targets: Sequence[str], ctx: CycleContext) -> str | N
 def apply_commands(comments: Sequence[RawComment], ctx: CycleContext, out: Bound) -> None:
     record = ctx.record
     fid_map = record.fid_map() if record else {}
-    done = {c.cid: c for c in record.cmds} if record else {}
+    done = {c.comment_id: c for c in record.commands} if record else {}
     for cmd in parse_commands(comments, ctx.own_login):
         cid = cmd.comment.id
         who = cmd.comment.author_login
@@ -100,11 +100,11 @@ def apply_commands(comments: Sequence[RawComment], ctx: CycleContext, out: Bound
         if problem is not None:
             note = f"@{who} cannot accept {cmd.fid or 'a finding'}: {problem}"
             out.command_notes.append(note)
-            out.outcomes.append(CommandOutcome(cid=cid, ok=False, note=note))
+            out.outcomes.append(CommandOutcome(comment_id=cid, ok=False, note=note))
             continue
         assert cmd.kind is not None
         out.refs[str(cid)] = list(targets)
-        out.outcomes.append(CommandOutcome(cid=cid, ok=True))
+        out.outcomes.append(CommandOutcome(comment_id=cid, ok=True))
         for sid in targets:
             out.acceptances.setdefault(
                 sid,
@@ -129,6 +129,6 @@ def bind(kept: Sequence[Finding], comments: Sequence[RawComment], ctx: CycleCont
             for e in record.findings
             if e.status == "accepted" and e.acceptance is not None
         }
-        out.outcomes = list(record.cmds)
+        out.outcomes = list(record.commands)
     apply_commands(comments, ctx, out)
     return out

@@ -135,8 +135,8 @@ def next_record(
         gate=verdict.gate,
         reason=verdict.gate_reason[:200],
         blocks=converged.prior_blocks + (1 if verdict.gate == "block" else 0),
-        fp=ctx.fingerprint,
+        fingerprint=ctx.fingerprint,
         findings=sorted(entries.values(), key=lambda e: (e.first, e.stable_id)),
         refs=bound.refs,
-        cmds=bound.outcomes,
+        commands=bound.outcomes,
     )
