@@ -27,15 +27,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import json
 import zlib
-from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from reviewcoord.model import AcceptKind, BotKey, Endpoint, Level, RawComment
+from reviewcoord.model import AcceptKind, BotKey, Endpoint, Level
 
 HISTORY_PREFIX = "<!-- review-coordinator-history "
 VERSION = "v1"
@@ -188,36 +186,6 @@ def decode(body: str, *, repo: str, pr: int) -> tuple[History | None, str | None
     if not history.heads:
         return None, "history record names no reviewed head; ignored"
     return history, None
-
-
-def find_record(
-    comments: Sequence[RawComment], own_login: str, *, repo: str, pr: int
-) -> tuple[History | None, str | None, RawComment | None]:
-    """(record, notice, our sticky) from a PR's issue comments: our newest sticky only."""
-    from reviewcoord.publish.sticky import ours
-
-    mine = ours(comments, own_login)
-    if not mine:
-        return None, None, None
-    history, notice = decode(mine[0].body, repo=repo, pr=pr)
-    return history, notice, mine[0]
-
-
-def fingerprint(comments: Iterable[RawComment], own_login: str | None, extra: str = "") -> str:
-    """What this run read, minus our own sticky: any new, edited or deleted comment (bot or
-    human), or a changed configuration (`extra`), changes it."""
-    from reviewcoord.ingest import is_ours
-
-    lines = []
-    for c in comments:
-        if is_ours(c, own_login):
-            continue
-        stamp = c.updated_at or c.created_at
-        digest = hashlib.sha256(c.body.encode("utf-8", "replace")).hexdigest()[:16]
-        lines.append(f"{c.endpoint}:{c.id}:{stamp.isoformat() if stamp else ''}:{digest}")
-    lines.sort()
-    lines.append(extra)
-    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:24]
 
 
 def _drop_order(history: History) -> list[tuple[int, int, int]]:

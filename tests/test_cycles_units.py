@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from reviewcoord import render
+from reviewcoord.cycles import fingerprint
 from reviewcoord.history import (
     HISTORY_LIMIT,
     Acceptance,
@@ -21,7 +22,6 @@ from reviewcoord.history import (
     bound,
     decode,
     encode,
-    fingerprint,
 )
 from reviewcoord.ingest import MARKER, ingest
 from reviewcoord.judgement import (

@@ -1,0 +1,249 @@
+"""The review-cycle context of a run, at the edge: our sticky and its record, what this head is
+to the last reviewed one (compare, force-push, changed files), the lazy reads the judgement may
+need (thread state, permissions), the noop proof, and the bounded record line to publish.
+
+Each read happens at most once per head and only when needed: compare (history exists and the
+head moved, or a previous head is needed), PR files (force-push or no comparable base), review
+threads (GraphQL, one query), and one permission read per commenter who issues a new command.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+
+from reviewcoord.actions_io import Log
+from reviewcoord.config import Settings
+from reviewcoord.errors import GatewayError
+from reviewcoord.github.gateway import CheckRunRef, Gateway
+from reviewcoord.history import History, bound, decode, encode
+from reviewcoord.ingest import is_ours
+from reviewcoord.judgement import CycleContext, CycleLookups, Mode, cycle_for
+from reviewcoord.model import BotKey, RawComment
+from reviewcoord.publish.sticky import ours
+from reviewcoord.settle import Reading
+
+ACTIONS_BOT = "github-actions[bot]"
+
+
+def find_record(
+    comments: Sequence[RawComment], own_login: str, *, repo: str, pr: int
+) -> tuple[History | None, str | None, RawComment | None]:
+    """(record, notice, our sticky) from a PR's issue comments: our newest sticky only (the
+    record is read from nothing else: docs on trust in reviewcoord/history.py)."""
+    mine = ours(comments, own_login)
+    if not mine:
+        return None, None, None
+    history, notice = decode(mine[0].body, repo=repo, pr=pr)
+    return history, notice, mine[0]
+
+
+def fingerprint(comments: Iterable[RawComment], own_login: str | None, extra: str = "") -> str:
+    """What this run read, minus our own sticky: any new, edited or deleted comment (bot or
+    human), or a changed configuration (`extra`), changes it."""
+    lines = []
+    for c in comments:
+        if is_ours(c, own_login):
+            continue
+        stamp = c.updated_at or c.created_at
+        digest = hashlib.sha256(c.body.encode("utf-8", "replace")).hexdigest()[:16]
+        lines.append(f"{c.endpoint}:{c.id}:{stamp.isoformat() if stamp else ''}:{digest}")
+    lines.sort()
+    lines.append(extra)
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:24]
+
+
+def recorded_time(
+    repo: str, pr: int, own_login: str | None, sha: str, comments: Sequence[RawComment]
+) -> datetime | None:
+    """The head commit time our record keeps for `sha`, if `sha` is the head it reviewed."""
+    issue = [c for c in comments if c.endpoint == "issue_comment"]
+    record, _notice, _sticky = find_record(issue, own_login or ACTIONS_BOT, repo=repo, pr=pr)
+    if record is None or record.last_head != sha or not record.head_time:
+        return None
+    try:
+        return datetime.fromisoformat(record.head_time)
+    except ValueError:
+        return None
+
+
+class Cycles:
+    """The review-cycle context of a run: the record from our sticky, and the reads the
+    reconciliation needs (README § Review cycles). Each read happens at most once per head and
+    only when needed: compare (history exists and the head moved, or a previous head is needed),
+    PR files (force-push or no comparable base), review threads (GraphQL, one query), and one
+    permission read per commenter who issues a new command."""
+
+    def __init__(
+        self,
+        gateway: Gateway,
+        repo: str,
+        pr: int,
+        settings: Settings,
+        comments: Sequence[RawComment],
+        own_login: str | None,
+        pr_author: str,
+        log: Log,
+        check_runs: Callable[[str], Sequence[CheckRunRef]] | None = None,
+    ) -> None:
+        self.gateway = gateway
+        name = settings.check_name
+        self.check_runs = check_runs or (lambda sha: gateway.list_check_runs(sha, name))
+        self.repo = repo
+        self.pr = pr
+        self.settings = settings
+        self.own_login = own_login
+        self.pr_author = pr_author
+        self.log = log
+        self.record, self.notice, self.sticky = find_record(
+            comments, own_login or ACTIONS_BOT, repo=repo, pr=pr
+        )
+        if self.notice:
+            log.warning(f"review history: {self.notice}; reconciling from scratch")
+        elif self.record is not None:
+            log.info(
+                f"review history: cycle {self.record.cycle}, last reviewed head "
+                f"{(self.record.last_head or '?')[:7]}, {len(self.record.findings)} findings, "
+                f"{self.record.blocks} block cycles"
+            )
+        self._contexts: dict[str, CycleContext] = {}
+        self._permissions: dict[str, str] = {}
+        self._threads: dict[int, str] | None = None
+        self._pr_files: frozenset[str] | None = None
+        self.notes: list[str] = []
+
+    def fingerprint(self, comments: Sequence[RawComment]) -> str:
+        return fingerprint(comments, self.own_login, self.settings.model_dump_json())
+
+    def recorded_expected(self, head_sha: str) -> list[BotKey] | None:
+        """The expected bots the record resolved for this head, if it is the recorded one."""
+        rec = self.record
+        if rec is None or rec.last_head != head_sha or rec.expected is None:
+            return None
+        return list(rec.expected)
+
+    def is_noop(self, reading: Reading) -> bool:
+        """The head is the last reviewed one, nothing changed since, and the last run finished
+        publishing (its sticky is not marked stale and its check run completed on this head)."""
+        from reviewcoord.render import STALE_PREFIX
+
+        rec, sticky = self.record, self.sticky
+        head = reading.pull.head_sha
+        if rec is None or sticky is None or rec.last_head != head:
+            return False
+        if rec.fingerprint != self.fingerprint(reading.comments):
+            return False
+        if STALE_PREFIX in sticky.body:
+            self.log.info("the last verdict is marked stale: judging again")
+            return False
+        newest = max(self.check_runs(head), key=lambda r: r.id, default=None)
+        if newest is None or newest.status != "completed":
+            self.log.info("the last run left no completed check run on this head: judging again")
+            return False
+        return True
+
+    def _files_of_pr(self) -> frozenset[str]:
+        if self._pr_files is None:
+            self._pr_files = frozenset(self.gateway.list_pull_files(self.pr))
+        return self._pr_files
+
+    def _read_threads(self) -> Mapping[int, str]:
+        if self._threads is None:
+            try:
+                threads = self.gateway.list_review_threads(self.pr)
+            except GatewayError as exc:
+                self.log.warning(f"review thread state not read ({exc}); not reported this run")
+                self._threads = {}
+                return self._threads
+            self._threads = {
+                t.root_comment_id: "resolved" if t.is_resolved else "outdated"
+                for t in threads
+                if t.root_comment_id is not None and (t.is_resolved or t.is_outdated)
+            }
+        return self._threads
+
+    def skip_threads(self) -> None:
+        self._threads = {}
+
+    def _permission(self, login: str) -> str:
+        if login not in self._permissions:
+            self._permissions[login] = self.gateway.get_permission(login)
+        return self._permissions[login]
+
+    def context(self, head_sha: str, comments: Sequence[RawComment]) -> CycleContext:
+        cached = self._contexts.get(head_sha)
+        fp = self.fingerprint(comments)
+        if cached is not None:
+            return CycleContext(**{**cached.__dict__, "fingerprint": fp})
+        rec = self.record
+        mode: Mode = "initial" if rec is None and self.notice is None else "full"
+        previous: str | None = None
+        force_push = False
+        touched: frozenset[str] | None = None
+        lazy_touched = False
+        if rec is not None:
+            same = rec.last_head == head_sha
+            mode = "same_head" if same else "incremental"
+            if same:
+                base = rec.heads[-2] if len(rec.heads) >= 2 else None
+                previous = base
+                lazy_touched = True
+            else:
+                previous = rec.last_head
+                assert previous is not None
+                result = self.gateway.compare_commits(previous, head_sha)
+                if result.status in ("ahead", "identical"):
+                    if result.files_complete:
+                        touched = frozenset(result.files)
+                    else:
+                        touched = self._files_of_pr()
+                else:
+                    force_push = True
+                    mode = "full"
+                    touched = self._files_of_pr()
+                    self.log.warning(
+                        f"the last reviewed head {previous[:7]} is not reachable from "
+                        f"{head_sha[:7]} (compare: {result.status}; force-push?): "
+                        "reconciling in full mode"
+                    )
+        computed: list[frozenset[str] | None] = [touched] if not lazy_touched else []
+
+        def touched_files() -> frozenset[str] | None:
+            if not computed:
+                base = previous
+                value: frozenset[str] | None
+                if base is None:
+                    value = self._files_of_pr()
+                else:
+                    result = self.gateway.compare_commits(base, head_sha)
+                    ok = result.status in ("ahead", "identical") and result.files_complete
+                    value = frozenset(result.files) if ok else self._files_of_pr()
+                computed.append(value)
+            return computed[0]
+
+        ctx = CycleContext(
+            record=rec,
+            notice=self.notice,
+            cycle=cycle_for(rec, head_sha, self.settings.cycle),
+            mode=mode,
+            previous_head=previous,
+            force_push=force_push,
+            pr_author=self.pr_author,
+            own_login=self.own_login,
+            convergence_after=self.settings.convergence_after,
+            fingerprint=fp,
+            lookups=CycleLookups(
+                touched=touched_files, threads=self._read_threads, permission=self._permission
+            ),
+        )
+        self._contexts[head_sha] = ctx
+        return ctx
+
+    def history_block(self, history: History) -> str:
+        bounded, dropped = bound(history)
+        if dropped:
+            note = f"review history: {dropped} oldest entries dropped to stay within its bound"
+            self.log.info(note)
+            self.notes.append(note)
+        return encode(bounded)

@@ -1,0 +1,84 @@
+"""Resolve a run: its settings (config from the base branch < inputs), who we are, and which
+bots are expected on this PR."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from reviewcoord.actions_io import Log
+from reviewcoord.bots import bot_for_login, bot_keys
+from reviewcoord.config import Settings, build_settings, parse_config_file
+from reviewcoord.github.gateway import Gateway, PullInfo
+from reviewcoord.model import BotKey
+from reviewcoord.publish.check_run import CheckRunCache
+
+
+def load_settings(
+    gateway: Gateway,
+    pull: PullInfo,
+    config_path: str,
+    inputs: Mapping[str, object],
+    input_source: str,
+) -> Settings:
+    # The base branch's copy only: a PR must not be able to change its own gate.
+    ref = pull.base_ref or pull.base_sha
+    text = gateway.get_file(config_path, ref) if config_path else None
+    source = f"{config_path} (base branch {ref})"
+    file_values = parse_config_file(text, source) if text is not None else {}
+    return build_settings(file_values, inputs, file_source=source, input_source=input_source)
+
+
+def resolve_expected(
+    settings: Settings,
+    gateway: Gateway,
+    pull: PullInfo,
+    log: Log,
+    on_this_pr: Sequence[BotKey],
+    recorded: Sequence[BotKey] | None = None,
+) -> list[BotKey]:
+    """`auto`: the known bots seen in the repository's recent comments or on this PR, plus any
+    named; every known bot when none was ever seen (an empty set must never mean an instant
+    `go`).
+    (The repository-wide lists hold inline and conversation comments, not review bodies, so a
+    bot that only ever left clean reviews is found through this PR's own reviews.)
+    `recorded`: the set the last run resolved for this same head (our history record): kept,
+    plus the bots seen on this PR since, without reading the repository-wide lists again;
+    they are not read either when every known bot is already on this PR."""
+    expected: set[BotKey] = {*settings.explicit_expected, *settings.require_bots}
+    if settings.auto_expected and recorded is not None:
+        expected |= set(recorded) | set(on_this_pr)
+        log.info(f"expected-bots auto: as resolved for this head: {', '.join(sorted(expected))}")
+    elif settings.auto_expected:
+        found = set(on_this_pr)
+        if not set(bot_keys()) <= found:
+            seen = {bot_for_login(login) for login, _type in gateway.recent_comment_authors()}
+            found |= {b for b in seen if b is not None}
+        if found:
+            log.info(
+                f"expected-bots auto: seen on this repository recently: {', '.join(sorted(found))}"
+            )
+        elif not expected:
+            log.notice(
+                "expected-bots auto: no known AI reviewer has commented on this repository "
+                f"recently; expecting every known bot ({', '.join(bot_keys())})"
+            )
+            found = set(bot_keys())
+        expected |= found
+    return [b for b in bot_keys() if b in expected]
+
+
+def identity(
+    gateway: Gateway, identity_hint: str | None, check_runs: CheckRunCache, head_sha: str
+) -> tuple[str | None, str | None]:
+    """(confirmed login, login to act as). In the Action, the App of our newest check run on
+    the head is who we are (`<slug>[bot]`; GITHUB_TOKEN: github-actions[bot]): the read is the
+    one the noop proof and check-run adoption need anyway, and it spares `GET /user`, which
+    GitHub refuses App tokens (403). Without such a check run (or from the command line, where
+    a personal token answers `GET /user`) we ask GitHub, else fall back to the hint."""
+    if identity_hint is not None:
+        apps = [r for r in check_runs.on(head_sha) if r.app_slug]
+        if apps:
+            login = f"{max(apps, key=lambda r: r.id).app_slug}[bot]"
+            return login, login
+    confirmed = gateway.whoami()
+    return confirmed, confirmed or identity_hint
