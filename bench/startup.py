@@ -6,7 +6,9 @@ Runs `python entrypoint.py` as the Action would (the Actions environment, a real
 depends on the machine: see docs/performance.md). Target: < 1 s.
 
 Also prints the size of the Docker image `reviewcoord:local` when Docker is available
-(`docker image inspect -f '{{.Size}}'`), else says it was not measured.
+(`docker image inspect -f '{{.Size}}'`), else says it was not measured. The same start measure for
+the container (`docker run` -> first request, the Actions mounts and env), pull and build times:
+bench/image.py.
 
     python bench/startup.py              # 10 runs
     python bench/startup.py --quick      # CI: 3 runs, no Docker

@@ -4,8 +4,10 @@
 #
 #   scripts/build-image.sh [--tag IMAGE] [--base IMAGE] [--no-ca] [-- extra docker build args]
 #
-# Env: REVIEWCOORD_IMAGE (default reviewcoord:local), REVIEWCOORD_BASE_IMAGE (default
-# reviewcoord-base:local; set it to python:3.11-slim to build exactly what GitHub builds).
+# Env: REVIEWCOORD_IMAGE (default reviewcoord:local), REVIEWCOORD_BASE_IMAGE (default: the local
+# debootstrap base, `scripts/build-base-image.sh --print-tag`, built when missing; set it to
+# python:3.11-slim to build exactly what GitHub builds). VERSION (default: pyproject.toml's) and
+# REVISION (default: `git rev-parse HEAD`) go in as build args for the OCI labels.
 #
 # Registry access from inside the build: the host's pip settings (PIP_* env vars, else `pip config`)
 # for index-url, extra-index-url (http/https only), trusted-host and timeout are passed as build
@@ -16,7 +18,8 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TAG="${REVIEWCOORD_IMAGE:-reviewcoord:local}"
-BASE="${REVIEWCOORD_BASE_IMAGE:-reviewcoord-base:local}"
+LOCAL_BASE=$(bash "$ROOT/scripts/build-base-image.sh" --print-tag)
+BASE="${REVIEWCOORD_BASE_IMAGE:-$LOCAL_BASE}"
 USE_CA=1
 EXTRA=()
 while [[ $# -gt 0 ]]; do
@@ -33,7 +36,7 @@ log() { printf '[build-image] %s\n' "$*" >&2; }
 
 "$ROOT/scripts/ensure-docker.sh"
 
-if [[ $BASE == reviewcoord-base:local ]]; then
+if [[ $BASE == "$LOCAL_BASE" ]]; then
   "$ROOT/scripts/build-base-image.sh" --tag "$BASE"
 fi
 
@@ -51,6 +54,10 @@ pip_setting() {  # $1 = pip option name (index-url, ...); env var wins, then `pi
 }
 
 BUILD_ARGS=(--build-arg "BASE_IMAGE=$BASE")
+# --- OCI label values -----------------------------------------------------------------------------
+version="${VERSION:-$(sed -n -E 's/^version = "([^"]+)"$/\1/p' "$ROOT/pyproject.toml" | head -n1)}"
+revision="${REVISION:-$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)}"
+BUILD_ARGS+=(--build-arg "VERSION=$version" --build-arg "REVISION=$revision")
 index_url=$(pip_setting index-url)
 extra_urls=$(pip_setting extra-index-url | tr ' ' '\n' | grep -E '^https?://' | paste -sd' ' - || true)
 trusted=$(pip_setting trusted-host)

@@ -18,6 +18,11 @@ the container; "runner-temp" (2.331.0 and later): the whole temp directory is al
 under no mounted directory). Env vars go in as `-e NAME` with the value
 in the docker client's environment (no token on the command line); names keep their hyphens
 (`INPUT_GITHUB-TOKEN`). `--network host` lets the container reach a fake API on 127.0.0.1.
+
+Ownership, as on a GitHub-hosted runner: the runner process (user `runner`, uid 1001) creates those
+folders (0755) and the per-step file-command files (0644), so only uid 1001 (or root) can write
+them. `run_action_container(runner_uid=...)` chowns them to that uid (default 1001); the tests run
+as root on the host, like the Docker daemon, so they can still read everything back.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 IMAGE = os.environ.get("REVIEWCOORD_IMAGE", "reviewcoord:local")
+RUNNER_UID = 1001  # the `runner` user of GitHub-hosted runners (and of actions-runner-controller)
 # The Docker container action layouts of actions/runner ContainerActionHandler (module docstring).
 Layout = Literal["legacy", "runner-temp"]
 LAYOUTS: tuple[Layout, ...] = ("legacy", "runner-temp")
@@ -160,6 +166,7 @@ def run_action_container(
     entrypoint: str | None = None,
     timeout: float = 600,
     layout: Layout = "legacy",
+    runner_uid: int | None = RUNNER_UID,
 ) -> ActionRun:
     """Run the action image like the Actions runner: see the module docstring.
 
@@ -172,6 +179,8 @@ def run_action_container(
     `args`: extra container arguments (action.yml has no `args`, so normally none).
     `entrypoint`: overrides the image's ENTRYPOINT (for plumbing checks only).
     `layout`: "legacy" or "runner-temp" (runner 2.331.0+), see the module docstring.
+    `runner_uid`: the uid that owns the mounted folders and files, as the runner's user would
+    (folders 0755, files 0644); None leaves them as created (root, when the tests run as root).
     """
     if runner_temp is None:
         runner_temp = Path(tempfile.mkdtemp(prefix="reviewcoord-runner-work-")) / "_temp"
@@ -195,7 +204,9 @@ def run_action_container(
         "GITHUB_STATE": f"save_state_{step}",
     }
     for name in files.values():
-        (file_commands / name).touch()
+        (file_commands / name).touch(mode=0o644)
+    if runner_uid is not None:
+        _own(runner_uid, [runner_temp, runner_workspace, workdir.resolve()])
 
     full_env: dict[str, str] = {
         "CI": "true",
@@ -252,15 +263,43 @@ def run_action_container(
     return run
 
 
+def _own(uid: int, roots: Sequence[Path]) -> None:
+    """chown -R uid:uid, folders 0755 and files 0644: what the runner's user leaves behind."""
+    if os.geteuid() not in (0, uid):
+        pytest.skip(f"emulating the runner's uid {uid} needs root (or uid {uid}) on the host")
+    for root in roots:
+        for path in [root, *root.rglob("*")]:
+            if os.geteuid() == 0:  # else the files are this user's already (a runner running us)
+                os.chown(path, uid, uid, follow_symlinks=False)
+            if not path.is_symlink():
+                path.chmod(0o755 if path.is_dir() else 0o644)
+
+
 def _is_secretish(name: str) -> bool:
     upper = name.upper()
     return upper.startswith("INPUT_") or any(w in upper for w in ("TOKEN", "SECRET", "PASSWORD"))
 
 
-def docker_sh(image: str, script: str, *, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """`docker run --rm --entrypoint sh IMAGE -c SCRIPT` (no network)."""
+def docker_sh(
+    image: str, script: str, *, timeout: float = 120, user: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`docker run --rm --entrypoint sh IMAGE -c SCRIPT` (no network); `user`: `--user`, e.g. "0"
+    to look into places the image's own user cannot read (/root)."""
+    as_user = ["--user", user] if user is not None else []
     return subprocess.run(
-        ["docker", "run", "--rm", "--network", "none", "--entrypoint", "sh", image, "-c", script],
+        [
+            "docker",
+            "run",
+            "--rm",
+            "--network",
+            "none",
+            *as_user,
+            "--entrypoint",
+            "sh",
+            image,
+            "-c",
+            script,
+        ],
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ import yaml
 
 from tests.container_support import (
     REPO_ROOT,
+    RUNNER_UID,
     BuiltImage,
     container_image,
     docker_sh,
@@ -94,6 +96,7 @@ def test_no_build_ca_or_pip_settings_in_image(container_image: BuiltImage) -> No
         "ls -A /tmp; ls -d /root/.cache /root/.config/pip 2>/dev/null; "
         "cat /etc/pip.conf /etc/xdg/pip/pip.conf 2>/dev/null; "
         "env | grep '^PIP_' | grep -v '^PIP_DISABLE_PIP_VERSION_CHECK=' || true",
+        user="0",  # the image's user (1001) cannot read /root
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "", (
@@ -141,6 +144,7 @@ def test_no_build_ca_or_pip_settings_in_image(container_image: BuiltImage) -> No
             f"grep -rlF -e '{probe}' / --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev "
             "2>/dev/null || true",
             timeout=300,
+            user="0",
         )
         assert hit.stdout.strip() == "", f"a host-only CA certificate is in {hit.stdout.strip()}"
 
@@ -214,6 +218,113 @@ with open(env["GITHUB_STEP_SUMMARY"], "a") as f:
     assert run.summary() == "# summary\n"
 
 
+@pytest.mark.docker
+def test_runs_as_the_hosted_runner_uid_with_oci_labels(container_image: BuiltImage) -> None:
+    inspect = json.loads(
+        subprocess.run(
+            ["docker", "image", "inspect", container_image.tag],
+            capture_output=True, text=True, check=True,
+        ).stdout
+    )[0]["Config"]  # fmt: skip
+    assert inspect["User"] == f"{RUNNER_UID}:{RUNNER_UID}"
+    labels = inspect["Labels"]
+    version = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert labels["org.opencontainers.image.version"] == version  # scripts/build-image.sh
+    assert re.fullmatch(r"[0-9a-f]{40}|unknown", labels["org.opencontainers.image.revision"])
+    assert labels["org.opencontainers.image.licenses"] == "MIT"
+    assert labels["org.opencontainers.image.title"] == "review-coordinator"
+    assert labels["org.opencontainers.image.source"].startswith("https://github.com/")
+    assert labels["org.opencontainers.image.description"]
+    proc = docker_sh(container_image.tag, "id -u; id -g; echo $HOME; command -v pip pip3 || true")
+    assert proc.stdout.split() == [str(RUNNER_UID), str(RUNNER_UID), "/github/home"], proc.stdout
+
+
+@pytest.mark.docker
+def test_size_budget(container_image: BuiltImage) -> None:
+    """<= 150 MB on the local debootstrap base (docs/performance.md: on python:3.11-slim it is
+    about the difference between the two bases more)."""
+    if os.environ.get("REVIEWCOORD_BASE_IMAGE", "").startswith("python:"):
+        pytest.skip("the budget is for the local base; the official one is larger")
+    assert container_image.size <= 150_000_000, f"{container_image.size / 1e6:.1f} MB"
+    # Nothing of pip/setuptools, and bytecode only for what the action imports.
+    proc = docker_sh(
+        container_image.tag,
+        "cd /opt/venv/lib/python3*/site-packages && ls -d pip setuptools pkg_resources "
+        "_distutils_hack 2>/dev/null; test -f reviewcoord/__pycache__/cli.cpython-311.pyc "
+        "|| echo 'no bytecode for reviewcoord.cli'",
+    )
+    assert proc.stdout.strip() == "", proc.stdout
+
+
+@pytest.mark.docker
+def test_writes_outputs_owned_by_the_runner_uid(
+    container_image: BuiltImage, tmp_path: Path
+) -> None:
+    """File-command files and /github/home created by uid 1001, 0644/0755, as on a hosted runner:
+    the container (uid 1001) writes them; what it creates stays the runner user's."""
+    event = tmp_path / "event.json"
+    event.write_text("{}")
+    workdir = tmp_path / "workspace"
+    workdir.mkdir()
+    script = """
+import os
+for name in ("GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"):
+    with open(os.environ[name], "a") as f:
+        f.write("gate=go\\n" if name == "GITHUB_OUTPUT" else "ok\\n")
+os.makedirs("/github/home/review-coordinator", exist_ok=True)
+open("/github/home/review-coordinator/verdict-pr1.json", "w").write("{}")
+open("written-in-workspace", "w").write("x")
+"""
+    run = run_action_container(
+        {},
+        event_path=event,
+        workdir=workdir,
+        image=container_image.tag,
+        args=["-c", script],
+        entrypoint="/opt/venv/bin/python3",
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.github_output.stat().st_mode & 0o777 == 0o644
+    assert run.github_output.stat().st_uid == RUNNER_UID
+    assert run.outputs() == {"gate": "go"}
+    verdict = run.home / "review-coordinator" / "verdict-pr1.json"
+    assert verdict.stat().st_uid == RUNNER_UID
+    assert (workdir / "written-in-workspace").stat().st_uid == RUNNER_UID
+
+
+@pytest.mark.docker
+def test_runner_with_another_uid_fails_fast_and_clearly(
+    container_image: BuiltImage, tmp_path: Path
+) -> None:
+    """A runner whose user is root (or any uid but 1001) creates 0644 files uid 1001 cannot write:
+    the action stops before any API call, exit 2, with an error annotation that says why."""
+    event = tmp_path / "event.json"
+    event.write_text('{"action": "opened", "number": 3, "pull_request": {"number": 3}}')
+    workdir = tmp_path / "workspace"
+    workdir.mkdir()
+    run = run_action_container(
+        {
+            "GITHUB_EVENT_NAME": "pull_request",
+            "GITHUB_REPOSITORY": "octo/repo",
+            # nothing listens here: a request would fail differently (and slowly)
+            "GITHUB_API_URL": "http://127.0.0.1:9",
+            "INPUT_GITHUB-TOKEN": "t",
+        },
+        event_path=event,
+        workdir=workdir,
+        image=container_image.tag,
+        runner_uid=0,
+        timeout=120,
+    )
+    assert run.returncode == 2, (run.stdout, run.stderr)
+    assert "::error title=review-coordinator cannot write its outputs::" in run.stdout
+    assert f"runs as uid {RUNNER_UID}" in run.stdout
+    assert "GITHUB_OUTPUT (/github/file_commands/set_output_" in run.stdout
+    assert "owner uid 0" in run.stdout
+    assert run.github_output.read_text() == ""
+    assert run.summary() == ""
+
+
 # --- static checks (no Docker) ------------------------------------------------------------------
 
 
@@ -234,12 +345,20 @@ def test_dockerfile_follows_actions_rules() -> None:
         for ln in (REPO_ROOT / "Dockerfile").read_text(encoding="utf-8").splitlines()
         if ln.strip() and not ln.lstrip().startswith("#")
     ]
-    assert not any(ln.upper().startswith(("USER ", "WORKDIR ")) for ln in lines)
+    assert not any(ln.upper().startswith("WORKDIR ") for ln in lines)
+    # Not root: the hosted runner's uid (the preflight check covers other runners).
+    users = [ln for ln in lines if ln.upper().startswith("USER ")]
+    assert users == ["USER ${ACTION_UID}:${ACTION_UID}"], users
+    assert "ARG ACTION_UID=1001" in lines
     entry = [ln for ln in lines if ln.upper().startswith("ENTRYPOINT")]
     assert len(entry) == 1
     argv = json.loads(entry[0].split(None, 1)[1])
     assert all(a.startswith("/") for a in argv), argv
     assert lines[0].startswith("ARG BASE_IMAGE=python:3.11-slim")
+    # Classic builder too: no BuildKit-only syntax.
+    text = "\n".join(lines)
+    for needle in ("RUN --mount", "COPY --chmod", "COPY --link", "<<EOF", "# syntax="):
+        assert needle not in text, needle
 
 
 def test_parse_output_file() -> None:
