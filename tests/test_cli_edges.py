@@ -71,21 +71,25 @@ def test_exit_codes_are_distinct() -> None:
 
 
 def _module_graph() -> dict[str, set[str]]:
-    """reviewcoord module → the reviewcoord modules it imports (top level or inside functions)."""
-    graph: dict[str, set[str]] = {}
+    """reviewcoord module → the reviewcoord modules it imports (top level or inside functions).
+    `from pkg import sub` counts as importing the submodule `pkg.sub` when there is one."""
+    raw: dict[str, list[tuple[str, str]]] = {}
     for path in (ROOT / "reviewcoord").rglob("*.py"):
         parts = list(path.relative_to(ROOT).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts = parts[:-1]
-        names: set[str] = set()
+        pairs: list[tuple[str, str]] = []
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("reviewcoord"):
-                module = node.module or ""
-                names |= {module, *(f"{module}.{a.name}" for a in node.names)}
+                pairs += [(node.module or "", a.name) for a in node.names]
             elif isinstance(node, ast.Import):
-                names |= {a.name for a in node.names}
-        graph[".".join(parts)] = names
-    return {k: {m for m in v if m in graph and m != k} for k, v in graph.items()}
+                pairs += [(a.name, "") for a in node.names]
+        raw[".".join(parts)] = pairs
+    graph: dict[str, set[str]] = {}
+    for module, pairs in raw.items():
+        targets = {f"{m}.{n}" if f"{m}.{n}" in raw else m for m, n in pairs}
+        graph[module] = {t for t in targets if t in raw and t != module}
+    return graph
 
 
 def test_no_import_cycle_in_the_package() -> None:

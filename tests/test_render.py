@@ -35,6 +35,7 @@ from reviewcoord.render import (
     stale_sticky,
     status_description,
     sticky_comment,
+    templating,
 )
 from tests.markdown_support import outside_code
 from tests.render_scenarios import SCENARIOS, oversized, source, verdict, vfinding
@@ -155,7 +156,7 @@ def test_history_block_goes_right_after_the_marker() -> None:
 def test_refuses_a_body_without_its_marker(monkeypatch: pytest.MonkeyPatch) -> None:
     env = jinja2.Environment(undefined=jinja2.StrictUndefined)
     broken = env.from_string("## Review verdict — {{ verdict.gate }}\n")
-    monkeypatch.setattr(render, "_template", lambda name: broken)
+    monkeypatch.setattr(templating, "source", lambda name: broken)
     with pytest.raises(ValueError, match="refusing"):
         sticky_comment(SCENARIOS["clean"]())
 
@@ -163,7 +164,7 @@ def test_refuses_a_body_without_its_marker(monkeypatch: pytest.MonkeyPatch) -> N
 def test_refuses_a_body_with_a_second_marker(monkeypatch: pytest.MonkeyPatch) -> None:
     env = jinja2.Environment(undefined=jinja2.StrictUndefined)
     twice = env.from_string("{{ marker }}\n{{ marker }}\n")
-    monkeypatch.setattr(render, "_template", lambda name: twice)
+    monkeypatch.setattr(templating, "source", lambda name: twice)
     with pytest.raises(ValueError, match="refusing"):
         sticky_comment(SCENARIOS["clean"]())
 

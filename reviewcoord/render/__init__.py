@@ -40,7 +40,6 @@ from reviewcoord.render.surfaces import (
     status_description,
     sticky_comment,
 )
-from reviewcoord.render.templating import load_template
 
 __all__ = [
     "ANNOTATION_MESSAGE_BYTES",
@@ -62,7 +61,3 @@ __all__ = [
     "status_description",
     "sticky_comment",
 ]
-
-# The seam every body fetches its template through (`templating.template`): tests swap it to
-# prove the sticky's marker check bites.
-_template = load_template

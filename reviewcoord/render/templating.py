@@ -6,6 +6,8 @@ explicit filter from `reviewcoord.render.safe` instead.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 
 from reviewcoord.render import safe
@@ -36,13 +38,11 @@ def load_template(name: str) -> Template:
     return _ENV.get_template(name)
 
 
+# A seam: tests swap it to prove the sticky's marker check bites, so every body goes through
+# `template`, which looks it up at call time.
+source: Callable[[str], Template] = load_template
+
+
 def template(name: str) -> Template:
-    """The named template, fetched through `reviewcoord.render._template` at call time.
-
-    That package attribute is a seam: tests swap it to prove the sticky's marker check bites,
-    so every body must go through it rather than call `load_template` directly.
-    """
-    # A late import: the package imports this module while it is being initialised.
-    from reviewcoord import render
-
-    return render._template(name)
+    """The named template (through `source`)."""
+    return source(name)
