@@ -33,7 +33,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from reviewcoord.model import AcceptKind, BotKey, Endpoint, Level
+from reviewcoord.model import AcceptKind, BotKey, Level, Origin
 
 HISTORY_PREFIX = "<!-- review-coordinator-history "
 VERSION = "v1"
@@ -75,7 +75,7 @@ class Entry(_Model):
     exempted: bool = Field(False, alias="ex")  # convergence mode let it through
     bot: str
     raw: str | None = None
-    endpoint: Endpoint = Field(alias="ep")
+    endpoint: Origin = Field(alias="ep")
     comment_id: int = Field(alias="cid")
     file: str | None = None
     line: int | None = None

@@ -19,6 +19,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 Endpoint = Literal["review", "review_comment", "issue_comment"]
+# Where a finding comes from: one of the three comment endpoints, or a source that is not a PR
+# comment at all (a code-scanning alert: `comment_id` is then the alert number).
+Origin = Literal["review", "review_comment", "issue_comment", "code_scanning_alert"]
 Level = Literal["critical", "medium", "low"]
 # What one comment is: findings, a clean verdict, an in-progress signal, a notice that the bot
 # could not (`failed`) or would not (`skipped`) review, a done signal without findings of its own
@@ -78,7 +81,7 @@ class Finding(Frozen):
     line: int | None
     line_end: int | None = None
     url: str
-    endpoint: Endpoint
+    endpoint: Origin  # see `Origin`
     comment_id: int
     reviewed_commit: str | None = None  # the commit the bot says it reviewed (prefix allowed)
 
@@ -116,7 +119,7 @@ class Source(Frozen):
     severity_raw: str | None
     severity: Level
     url: str
-    endpoint: Endpoint
+    endpoint: Origin  # see `Origin`
     stable_id: str
     title: str
 

@@ -89,3 +89,35 @@ def test_a_login_claimed_twice_is_refused() -> None:
     with pytest.raises(ValueError, match="claimed by cursor and thief"), REGISTRY.extended([thief]):
         pass
     assert bot_for_login("cursor[bot]") == "cursor"
+
+
+def test_a_finding_need_not_come_from_a_pr_comment() -> None:
+    """A finding's origin is typed: a code-scanning alert (no comment behind it) is a finding,
+    groups with the bots' ones and survives the record."""
+    from reviewcoord.history import Entry
+    from reviewcoord.model import Finding
+
+    alert = Finding(
+        bot="codex",
+        stable_id="codex-alert-7",
+        title="SQL injection",
+        severity_raw="P1",
+        severity="critical",
+        file="src/app.py",
+        line=12,
+        url="https://github.com/o/r/security/code-scanning/7",
+        endpoint="code_scanning_alert",
+        comment_id=7,
+    )
+    entry = Entry(
+        stable_id=alert.stable_id,
+        status="open",
+        level="critical",
+        bot=alert.bot,
+        endpoint=alert.endpoint,
+        comment_id=7,
+        title=alert.title,
+        first=1,
+        seen=1,
+    )
+    assert entry.model_dump(by_alias=True)["ep"] == "code_scanning_alert"

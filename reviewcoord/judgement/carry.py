@@ -15,7 +15,7 @@ from datetime import datetime
 from reviewcoord.history import Entry, History
 from reviewcoord.ingest import Ingested, is_on_head
 from reviewcoord.judgement.context import CycleContext, base_sid
-from reviewcoord.model import CycleChange, Endpoint, Finding, ParsedComment, RawComment
+from reviewcoord.model import CycleChange, Finding, Origin, ParsedComment, RawComment
 
 
 @dataclass
@@ -28,8 +28,10 @@ class Carried:
 
 
 def _on_head(
-    f: Finding, comments: Mapping[tuple[Endpoint, int], RawComment], head: str, t: datetime | None
+    f: Finding, comments: Mapping[tuple[Origin, int], RawComment], head: str, t: datetime | None
 ) -> bool:
+    """Is the comment behind `f` the bot's output for this head? (A finding with no comment
+    behind it, e.g. an open code-scanning alert, is current by definition.)"""
     c = comments.get((f.endpoint, f.comment_id))
     if c is None:
         return True
@@ -101,7 +103,7 @@ def carry(
     if record is None:
         return Carried(kept=list(findings))
     out = Carried(kept=[])
-    by_key = {(c.endpoint, c.id): c for c in comments}
+    by_key: dict[tuple[Origin, int], RawComment] = {(c.endpoint, c.id): c for c in comments}
     rec = {e.stable_id: e for e in record.findings}
     reviewed = _reviewed_here(ingested, ctx.lookups.touched)
     by_base: dict[str, list[Finding]] = {}
