@@ -1,10 +1,13 @@
 """Command line and Action entry: the only place that reads argv and the process environment
 and builds real clients. Every ReviewCoordError becomes one line on stderr and an exit code.
 
-    reviewcoord <pr> --replay SNAPSHOT.json [--format json|comment|both] [--cycle N] [...]
+    reviewcoord <pr> --replay SNAPSHOT.json [--format text|json|comment|both] [--cycle N] [...]
     reviewcoord <pr> --repo OWNER/NAME [--settle fast|full|none] [--format …] [--dry-run] …
     reviewcoord snapshot <pr> --repo OWNER/NAME > pr.json
     (no arguments, GITHUB_ACTIONS=true)  run as the GitHub Action
+    python -m reviewcoord …              the same (reviewcoord/__main__.py)
+
+Without --format: plain text on a terminal (terminal.output_format), else the configured format.
 """
 
 from __future__ import annotations
@@ -17,46 +20,121 @@ from typing import TextIO
 
 from reviewcoord import __version__
 from reviewcoord.bots import bot_keys
-from reviewcoord.config import Settings, build_settings
+from reviewcoord.config import DEFAULT_CONFIG_PATH, Settings, build_settings
 from reviewcoord.errors import EXIT_BLOCK, EXIT_INTERNAL, EXIT_OK, ReviewCoordError, UsageError
 from reviewcoord.model import BotKey
 from reviewcoord.normalize import merged_table
-from reviewcoord.terminal import Parser, pr_number, print_verdict
+from reviewcoord.terminal import FORMATS, Parser, output_format, pr_number, print_verdict
+
+# The real defaults, from the Settings model (so --help cannot drift from them).
+_DEFAULTS = Settings()
+
+
+USAGE = """%(prog)s [-h] [--version] <pr> [options]
+       %(prog)s snapshot <pr> --repo OWNER/NAME > pr.json
+       %(prog)s            (no arguments, inside GitHub Actions: run as the Action)"""
 
 
 def _build_parser() -> argparse.ArgumentParser:
     p = Parser(
         prog="reviewcoord",
+        usage=USAGE,
         description="Judge the AI reviewers' comments on a PR: one verdict, one merge gate.",
-        epilog="Also: 'reviewcoord snapshot <pr> --repo OWNER/NAME > pr.json' saves a PR for "
-        "--replay. Run with no arguments inside GitHub Actions to act as the Action.",
+        epilog="Subcommand: 'reviewcoord snapshot <pr> --repo OWNER/NAME > pr.json' saves a PR "
+        "for --replay ('reviewcoord snapshot --help'). Run with no arguments inside GitHub "
+        "Actions to act as the Action. Output: on a terminal, without --format, the verdict in "
+        "plain text (colour unless NO_COLOR is set); otherwise --format (default "
+        f"{_DEFAULTS.format}).",
     )
-    p.add_argument("pr", type=pr_number, help="pull request number")
-    p.add_argument("--repo", help="OWNER/NAME (default: GITHUB_REPOSITORY)")
-    p.add_argument("--replay", metavar="SNAPSHOT.json", help="judge a saved snapshot offline")
-    p.add_argument("--cycle", type=int, help="review-cycle index (default 1)")
-    p.add_argument("--settle", choices=["fast", "full", "none"], help="when to read (live only)")
-    p.add_argument("--format", choices=["json", "comment", "both"], help="what to print")
-    p.add_argument("--expected-bots", help="comma list of codex, copilot, cursor, claude, or auto")
-    p.add_argument(
+    p.add_argument("pr", type=pr_number, metavar="<pr>", help="pull request number (12 or #12)")
+    src = p.add_argument_group("where the PR comes from (one of)")
+    src.add_argument(
+        "--repo",
+        metavar="OWNER/NAME",
+        help="read the PR live from GitHub (default: $GITHUB_REPOSITORY)",
+    )
+    src.add_argument(
+        "--replay", metavar="SNAPSHOT.json", help="judge a saved snapshot offline (no token)"
+    )
+    judge = p.add_argument_group("judging")
+    judge.add_argument(
+        "--cycle",
+        type=int,
+        metavar="N",
+        help="review-cycle index (default: from the review history, else 1)",
+    )
+    judge.add_argument(
+        "--expected-bots",
+        metavar="BOTS",
+        help="comma list of codex, copilot, cursor, claude (or logins), or auto: the known bots "
+        f"seen on the repository (default: {','.join(_DEFAULTS.expected_bots)})",
+    )
+    judge.add_argument(
         "--require-bots",
-        help="comma list of bots that must have reviewed the head before the gate may be go",
+        metavar="BOTS",
+        help="comma list of bots that must have reviewed the head before the gate may be go "
+        "(default: none)",
     )
-    p.add_argument("--config", help="config file path in the repo (live only)")
-    p.add_argument("--fast-timeout", type=int)
-    p.add_argument("--full-timeout", type=int)
-    p.add_argument("--poll-interval", type=int)
-    p.add_argument("--dry-run", action="store_true", help="print every payload, write nothing")
-    p.add_argument("--fail-on-block", action="store_true", help="exit 1 when the gate is block")
+    out = p.add_argument_group("output")
+    out.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="text: plain verdict for people; json: the verdict JSON; comment: the sticky's "
+        "Markdown; both: comment, ---, JSON (default: text on a terminal, else "
+        f"{_DEFAULTS.format})",
+    )
+    out.add_argument(
+        "--fail-on-block",
+        action="store_true",
+        help="exit 1 when the gate is block (default: exit 0)",
+    )
+    _add_live_flags(p.add_argument_group("live runs only (an error with --replay)"))
     p.add_argument("--version", action="version", version=f"reviewcoord {__version__}")
     return p
+
+
+def _add_live_flags(live: argparse._ArgumentGroup) -> None:
+    live.add_argument(
+        "--settle",
+        choices=["fast", "full", "none"],
+        help="fast: wait for the fast bots or --fast-timeout; full: every expected bot or "
+        f"--full-timeout; none: judge now (default: {_DEFAULTS.settle})",
+    )
+    live.add_argument(
+        "--fast-timeout",
+        type=int,
+        metavar="SECONDS",
+        help=f"longest wait with --settle fast, in seconds (default: {_DEFAULTS.fast_timeout})",
+    )
+    live.add_argument(
+        "--full-timeout",
+        type=int,
+        metavar="SECONDS",
+        help=f"longest wait with --settle full, in seconds (default: {_DEFAULTS.full_timeout})",
+    )
+    live.add_argument(
+        "--poll-interval",
+        type=int,
+        metavar="SECONDS",
+        help=f"seconds between reads while settling (default: {_DEFAULTS.poll_interval})",
+    )
+    live.add_argument(
+        "--config",
+        metavar="PATH",
+        help="config file in the repository, read from the base branch "
+        f"(default: {DEFAULT_CONFIG_PATH})",
+    )
+    live.add_argument(
+        "--dry-run", action="store_true", help="read, judge, print every payload; write nothing"
+    )
 
 
 def _cli_inputs(args: argparse.Namespace) -> dict[str, object]:
     return {
         "cycle": args.cycle,
         "settle": args.settle,
-        "format": args.format,
+        # `text` is printed only: it is not a setting (publishing keeps its own format).
+        "format": None if args.format == "text" else args.format,
         "expected-bots": args.expected_bots,
         "require-bots": args.require_bots,
         "fast-timeout": args.fast_timeout,
@@ -98,7 +176,7 @@ def _refuse_live_only(args: argparse.Namespace) -> None:
         )
 
 
-def run_replay(args: argparse.Namespace, out: TextIO) -> int:
+def run_replay(args: argparse.Namespace, out: TextIO, env: Mapping[str, str] | None = None) -> int:
     from reviewcoord import snapshot
     from reviewcoord.ingest import ingest
     from reviewcoord.pipeline import verdict_from
@@ -128,12 +206,17 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
         severity_overrides=settings.severity,
         required=settings.require_bots,
     )
-    print_verdict(verdict, settings.format, out)
+    print_verdict(verdict, output_format(args.format, settings.format, out), out, env)
     return EXIT_BLOCK if settings.fail_on_block and verdict.gate == "block" else EXIT_OK
 
 
-def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    environ: Mapping[str, str] | None = None,
+    stdout: TextIO | None = None,
+) -> int:
     env = os.environ if environ is None else environ
+    out = sys.stdout if stdout is None else stdout
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
         if not args_list and env.get("GITHUB_ACTIONS") == "true":
@@ -143,13 +226,13 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         if args_list and args_list[0] == "snapshot":
             from reviewcoord.live import run_snapshot
 
-            return run_snapshot(args_list[1:], env, sys.stdout)
+            return run_snapshot(args_list[1:], env, out)
         args = _build_parser().parse_args(args_list)
         if args.replay:
-            return run_replay(args, sys.stdout)
+            return run_replay(args, out, env)
         from reviewcoord.live import run_live
 
-        return run_live(args, _cli_inputs(args), env, sys.stdout)
+        return run_live(args, _cli_inputs(args), env, out)
     except ReviewCoordError as exc:
         print(f"reviewcoord: error: {exc}", file=sys.stderr)
         return exc.exit_code

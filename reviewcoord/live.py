@@ -11,10 +11,11 @@ from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from reviewcoord.actions_io import Log
+from reviewcoord.config import DEFAULT_CONFIG_PATH
 from reviewcoord.errors import EXIT_BLOCK, EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, UsageError
 from reviewcoord.runner import RunRequest, evaluate
 from reviewcoord.settle import SystemClock
-from reviewcoord.terminal import Parser, pr_number, print_verdict
+from reviewcoord.terminal import Parser, output_format, pr_number, print_verdict
 
 
 def find_token(env: Mapping[str, str]) -> str:
@@ -68,7 +69,7 @@ def run_live(
         pr=args.pr,
         inputs=dict(inputs),
         input_source="command line",
-        config_path=args.config or ".github/review-coordinator.yml",
+        config_path=args.config or DEFAULT_CONFIG_PATH,
         identity_hint=None,
     )
     outcome = evaluate(request, gateway, SystemClock(), log)  # (it sets up a dry run itself)
@@ -76,8 +77,8 @@ def run_live(
     if outcome.verdict is None:
         print(f"reviewcoord: error: no trustworthy verdict: {outcome.reason}", file=sys.stderr)
         return EXIT_USAGE if outcome.bad_input else EXIT_UNREADABLE
-    fmt = outcome.settings.format if outcome.settings else "both"
-    print_verdict(outcome.verdict, fmt, out)
+    configured = outcome.settings.format if outcome.settings else "both"
+    print_verdict(outcome.verdict, output_format(args.format, configured, out), out, env)
     fail_on_block = outcome.settings.fail_on_block if outcome.settings else False
     return EXIT_BLOCK if fail_on_block and outcome.gate == "block" else EXIT_OK
 
@@ -85,9 +86,16 @@ def run_live(
 def run_snapshot(argv: Sequence[str], env: Mapping[str, str], out: TextIO) -> int:
     from reviewcoord.snapshot import dump
 
-    parser = Parser(prog="reviewcoord snapshot", description="Save a PR for --replay.")
-    parser.add_argument("pr", type=pr_number)
-    parser.add_argument("--repo")
+    parser = Parser(
+        prog="reviewcoord snapshot",
+        usage="%(prog)s <pr> --repo OWNER/NAME > pr.json",
+        description="Save a PR (its head and every comment) as JSON on stdout, for "
+        "'reviewcoord <pr> --replay pr.json'.",
+    )
+    parser.add_argument("pr", type=pr_number, metavar="<pr>", help="pull request number")
+    parser.add_argument(
+        "--repo", metavar="OWNER/NAME", help="the repository (default: $GITHUB_REPOSITORY)"
+    )
     args = parser.parse_args(list(argv))
     repo = _repo(args.repo, env)
     gateway = _gateway(repo, env)

@@ -11,6 +11,7 @@ Rendering is pure: Verdict in, str out. Every Markdown body comes from a Jinja2 
     check_annotations  check-run annotations from a verdict
     templating         the Jinja2 environment and template lookup
     safe               making untrusted text safe for GitHub Markdown
+    plain              the verdict as plain text for a terminal (own environment, optional colour)
 
 GitHub's limits and the sticky marker are `reviewcoord.limits`'s; they are re-exported here.
 
