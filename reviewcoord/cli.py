@@ -144,6 +144,10 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
             from reviewcoord.live import run_snapshot
 
             return run_snapshot(args_list[1:], env, sys.stdout)
+        if args_list and args_list[0] == "status":
+            from reviewcoord.status_live import run_status
+
+            return run_status(args_list[1:], env, sys.stdout, sys.stderr)
         args = _build_parser().parse_args(args_list)
         if args.replay:
             return run_replay(args, sys.stdout)
