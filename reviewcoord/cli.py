@@ -4,6 +4,7 @@ and builds real clients. Every ReviewCoordError becomes one line on stderr and a
     reviewcoord <pr> --replay SNAPSHOT.json [--format text|json|comment|both] [--cycle N] [...]
     reviewcoord <pr> --repo OWNER/NAME [--settle fast|full|none] [--format …] [--dry-run] …
     reviewcoord snapshot <pr> --repo OWNER/NAME > pr.json
+    reviewcoord status --repo OWNER/NAME [--format table|json]
     (no arguments, GITHUB_ACTIONS=true)  run as the GitHub Action
     python -m reviewcoord …              the same (reviewcoord/__main__.py)
 
@@ -32,6 +33,7 @@ _DEFAULTS = Settings()
 
 USAGE = """%(prog)s [-h] [--version] <pr> [options]
        %(prog)s snapshot <pr> --repo OWNER/NAME > pr.json
+       %(prog)s status --repo OWNER/NAME [--format table|json]
        %(prog)s            (no arguments, inside GitHub Actions: run as the Action)"""
 
 
@@ -40,8 +42,9 @@ def _build_parser() -> argparse.ArgumentParser:
         prog="reviewcoord",
         usage=USAGE,
         description="Judge the AI reviewers' comments on a PR: one verdict, one merge gate.",
-        epilog="Subcommand: 'reviewcoord snapshot <pr> --repo OWNER/NAME > pr.json' saves a PR "
-        "for --replay ('reviewcoord snapshot --help'). Run with no arguments inside GitHub "
+        epilog="Subcommands: 'reviewcoord snapshot <pr> --repo OWNER/NAME > pr.json' saves a PR "
+        "for --replay ('reviewcoord snapshot --help'); 'reviewcoord status --repo OWNER/NAME' "
+        "lists every open PR's last verdict ('reviewcoord status --help'). Run with no arguments inside GitHub "
         "Actions to act as the Action. Output: on a terminal, without --format, the verdict in "
         "plain text (colour unless NO_COLOR is set); otherwise --format (default "
         f"{_DEFAULTS.format}).",
@@ -227,6 +230,10 @@ def main(
             from reviewcoord.live import run_snapshot
 
             return run_snapshot(args_list[1:], env, out)
+        if args_list and args_list[0] == "status":
+            from reviewcoord.status_live import run_status
+
+            return run_status(args_list[1:], env, out, sys.stderr)
         args = _build_parser().parse_args(args_list)
         if args.replay:
             return run_replay(args, out, env)

@@ -10,7 +10,8 @@ The JSON is a `History` (below): reviewed head SHAs, cycle, last gate and reason
 level, location, first/last cycle, the F id it was last shown as, an accepted exception), the
 comment → finding bindings of replies and commands, the outcome of every command seen, and
 (optional keys) the last head's commit time and resolved expected bots, so that a run on the
-same head need not read them again.
+same head need not read them again, and the verdict's pending and unreviewed bots (for
+`reviewcoord status`).
 
 Trust. A record is read only from OUR sticky (author = our identity, marker first; see
 `publish.sticky.ours`), and only if it decodes, validates, names this repository and PR, and
@@ -97,7 +98,7 @@ class CommandOutcome(_Model):
 
 
 class History(_Model):
-    """The record (serialised with the v1 short keys `fp`, `cmds`, `ht`, `exp`)."""
+    """The record (serialised with the v1 short keys `fp`, `cmds`, `ht`, `exp`, `pnd`, `unr`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -118,6 +119,10 @@ class History(_Model):
     # (immutable for a SHA), and the expected bots resolved for it (`expected-bots: auto`).
     head_time: str | None = Field(None, alias="ht")
     expected: list[BotKey] | None = Field(None, alias="exp")
+    # Optional too: the verdict's pending and unreviewed bots (`reviewcoord status` lists them
+    # without re-judging); None in records written before they existed.
+    pending: list[str] | None = Field(None, alias="pnd")
+    unreviewed: list[str] | None = Field(None, alias="unr")
 
     @property
     def last_head(self) -> str | None:

@@ -169,11 +169,14 @@ class _Evaluation:
             required=self.settings.require_bots,
         )
         judgement = judge(subject, self.cycles.context(head, reading.comments), settings)
-        # The head's commit time and the resolved expected bots let a later noop skip those reads.
+        # The head's commit time and the resolved expected bots let a later noop skip those reads;
+        # the pending and unreviewed bots let `reviewcoord status` list them without re-judging.
         record = judgement.record.model_copy(
             update={
                 "head_time": head_time.isoformat() if head_time else None,
                 "expected": list(self.expected),
+                "pending": list(judgement.verdict.pending),
+                "unreviewed": list(judgement.verdict.unreviewed),
             }
         )
         return Judgement(verdict=judgement.verdict, record=record)

@@ -232,3 +232,26 @@ def test_on_request_hook_sees_answered_requests(gh: FakeGitHub, http: requests.S
     assert http.get(f"{gh.base_url}/repos/octo/app/pulls/7").json()["head"]["sha"] == SHA
     assert http.get(f"{gh.base_url}/repos/octo/app/pulls/7").json()["head"]["sha"] == "c" * 40
     assert seen == ["/repos/octo/app/pulls/7"] * 2
+
+
+def test_pull_list_state_filter_order_shape_and_pages(
+    gh: FakeGitHub, http: requests.Session
+) -> None:
+    for n in range(8, 13):
+        gh.add_pull(n, head_sha=f"{n:02x}" * 20)
+    gh.close_pull(9, merged=True)
+    root = gh.base_url
+    r = http.get(f"{root}/repos/octo/app/pulls?state=open&per_page=2")
+    page = f"{root}/repositories/4242/pulls?state=open&per_page=2&page="
+    assert r.headers["Link"] == f'<{page}2>; rel="next", <{page}3>; rel="last"'
+    numbers = [p["number"] for p in r.json() + http.get(f"{page}2").json()]
+    numbers += [p["number"] for p in http.get(f"{page}3").json()]
+    assert numbers == [12, 11, 10, 8, 7]  # newest first, the closed one left out
+    item = r.json()[0]
+    assert item["head"]["sha"] == "0c" * 20 and item["state"] == "open"
+    assert "mergeable" not in item and "changed_files" not in item and "title" in item
+    default = [p["number"] for p in http.get(f"{root}/repos/octo/app/pulls").json()]
+    closed = http.get(f"{root}/repos/octo/app/pulls?state=closed").json()
+    assert default == numbers and [(p["number"], p["state"]) for p in closed] == [(9, "closed")]
+    assert len(http.get(f"{root}/repos/octo/app/pulls?state=all").json()) == 6
+    assert http.get(f"{root}/repos/octo/app/pulls?state=bogus").status_code == 422

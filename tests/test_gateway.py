@@ -376,3 +376,25 @@ def test_check_runs_with_many_annotations(gh: FakeGitHub, gw: PyGithubGateway) -
     assert gh.check_runs(SHA)[0]["conclusion"] == "success"
     assert [r.id for r in gw.list_check_runs(SHA, "reviewcoord")] == [ref.id]
     assert gw.list_check_runs(SHA, "other") == []
+
+
+def test_open_pulls_every_page_or_nothing(
+    gh: FakeGitHub, gw: PyGithubGateway, sleeps: Sleeps
+) -> None:
+    for n in range(8, 110):  # 103 open PRs with #7: two pages
+        gh.add_pull(n, head_sha=f"{n:02x}" * 20, title=f"PR {n}")
+    gh.close_pull(50)
+    pulls = gw.list_open_pulls()
+    assert len(pulls) == 102 and 50 not in {p.number for p in pulls}
+    assert pulls[0].number == 109 and pulls[0].head_sha == "6d" * 20
+    assert pulls[0].title == "PR 109" and pulls[0].html_url.endswith("/pull/109")
+    log = gh.request_log()
+    assert [r.route for r in log] == ["/repos/octo/app/pulls", "/repositories/4242/pulls"]
+    assert all("state=open" in r.path and "per_page=100" in r.path for r in log)
+    gh.inject("GET", r"pulls\?.*page=2", status=502, times=100)
+    with pytest.raises(GatewayError, match="could not read pulls page 2"):
+        gw.list_open_pulls()
+    gh.clear_faults()
+    gh.inject("GET", r"/pulls\?", status=200, body=[{"number": 3}])
+    with pytest.raises(GatewayError, match=r"malformed.*head\.sha"):
+        gw.list_open_pulls()

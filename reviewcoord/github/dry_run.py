@@ -52,6 +52,9 @@ class DryRunGateway:
     def list_issue_comments(self, number: int) -> list[RawComment]:
         return self.inner.list_issue_comments(number)
 
+    def list_open_pulls(self) -> list[PullInfo]:
+        return self.inner.list_open_pulls()
+
     def recent_comment_authors(self) -> list[tuple[str, str]]:
         return self.inner.recent_comment_authors()
 

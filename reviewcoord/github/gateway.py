@@ -109,6 +109,10 @@ class Gateway(Protocol):
 
     def list_issue_comments(self, number: int) -> list[RawComment]: ...
 
+    def list_open_pulls(self) -> list[PullInfo]:
+        """Every open pull request of the repository (`GET pulls?state=open`, every page)."""
+        ...
+
     def recent_comment_authors(self) -> list[tuple[str, str]]:
         """(login, type) of the authors of the repository's most recent review comments and
         issue comments (one page of each, newest first): used for `expected-bots: auto`."""

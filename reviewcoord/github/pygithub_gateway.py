@@ -111,6 +111,9 @@ class PyGithubGateway:
     def list_issue_comments(self, number: int) -> list[RawComment]:
         return self._reads.list_comments(f"issues/{number}/comments", "issue_comment")
 
+    def list_open_pulls(self) -> list[PullInfo]:
+        return self._reads.list_open_pulls()
+
     def recent_comment_authors(self) -> list[tuple[str, str]]:
         return self._reads.recent_comment_authors()
 

@@ -51,6 +51,13 @@ class Reads:
                 f"could not read {endpoint}: malformed response ({exc})", endpoint=endpoint
             ) from None
 
+    def list_open_pulls(self) -> list[PullInfo]:
+        items = self._pages.get_list(self._url("pulls"), "pulls", {"state": "open"})
+        try:
+            return [rest.pull_info(item) for item in items]
+        except ValueError as exc:
+            self._http.malformed("pulls", "read pulls", str(exc))
+
     def list_comments(self, endpoint: str, kind: Endpoint) -> list[RawComment]:
         items = self._pages.get_list(self._url(endpoint), endpoint, {})
         try:

@@ -15,6 +15,7 @@ bots quote the code under review. Put into our comment raw, it could
 The templates therefore never print a bot value directly: each one goes through a filter here.
 
     clean(text, limit)        plain single-line text: controls gone, whitespace collapsed, clipped
+    plain(text, limit)        `clean` for a terminal: escape sequences removed whole first
     md_text(text, limit)      `clean` + Markdown/HTML escaped + mentions and references defused;
                               balanced backtick code spans in the input stay code spans
     code(text)                a code span that survives any content (longer fence, or <code>)
@@ -130,6 +131,23 @@ def clean(text: str | None, limit: int | None = None) -> str:
     text = _STRIP.sub("", text)
     text = _WS.sub(" ", text).strip()
     return clip(text, limit)
+
+
+# Terminal escape sequences: CSI (`ESC [` or U+009B, e.g. colours, cursor moves), OSC (`ESC ]`
+# or U+009D up to BEL or ST, e.g. window titles, hyperlinks), and the other two-character
+# `ESC x` sequences. Removed whole, so no parameter text (`[31m`) is left behind.
+_TERMINAL_ESCAPE = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
+    r"|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[ -~]?"
+)
+
+
+def plain(text: str | None, limit: int | None = None) -> str:
+    """Plain one-line text for a terminal: terminal escape sequences removed whole, then `clean`."""
+    if not text:
+        return ""
+    return clean(_TERMINAL_ESCAPE.sub("", _preclip(text, limit) or ""), limit)
 
 
 def clean_multiline(text: str | None, limit: int | None = None) -> str:

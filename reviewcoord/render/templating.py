@@ -23,6 +23,7 @@ _ENV = Environment(
 )
 _ENV.filters.update(
     text=safe.md_text,
+    plain=safe.plain,
     code=safe.code,
     link=safe.link,
     bot=safe.bot,

@@ -444,6 +444,14 @@ class FakeGitHub:
             pull["updated_at"] = self._now()
             self._commit_times.setdefault(head_sha, pull["updated_at"])
 
+    def close_pull(self, number: int, *, merged: bool = False) -> None:
+        with self._lock:
+            pull = self._pulls[number]
+            now = self._now()
+            pull.update(state="closed", closed_at=now, updated_at=now, merged=merged)
+            if merged:
+                pull["merged_at"] = now
+
     def add_issue(self, number: int) -> None:
         with self._lock:
             self._issues.add(number)
@@ -874,6 +882,8 @@ class FakeGitHub:
             return Reply(200, self._repo_obj())
         head = rest[0]
         if head == "pulls":
+            if n == 1 and m == "GET":
+                return self._list_pulls(ctx)
             if n == 2 and rest[1].isdigit() and m == "GET":
                 return Reply(200, self._pull(int(rest[1])))
             if n == 3 and rest[1].isdigit() and rest[2] == "reviews" and m == "GET":
@@ -952,6 +962,19 @@ class FakeGitHub:
             "html_url": self._web(f"commit/{sha}"),
             "commit": {"author": person, "committer": person, "message": "change"},
         }
+
+    def _list_pulls(self, ctx: _Ctx) -> Reply:
+        """`GET pulls`: `state` open (default), closed or all; newest first (GitHub's default
+        `sort=created`, `direction=desc`); items in the list shape (no merge or size fields)."""
+        q = dict(ctx.query)
+        state = q.get("state", "open")
+        if state not in ("open", "closed", "all"):
+            raise _validation("PullRequest", "state", "state is invalid", DOCS, "invalid")
+        pulls = [p for p in self._pulls.values() if state in ("all", p["state"])]
+        desc = q.get("direction", "desc") == "desc"
+        pulls.sort(key=lambda p: (p["created_at"], p["number"]), reverse=desc)
+        items = [{k: v for k, v in p.items() if k not in _DETAIL_ONLY} for p in pulls]
+        return self._paginate(ctx, items)
 
     def _pull(self, number: int) -> dict[str, Any]:
         pull = self._pulls.get(number)
@@ -1461,6 +1484,25 @@ class _Ctx:
     identity: Identity
     body: Any
     rest_path: str = ""
+
+
+# Fields of `GET pulls/{n}` that the list (`GET pulls`) does not carry.
+_DETAIL_ONLY = frozenset(
+    {
+        "merged",
+        "mergeable",
+        "rebaseable",
+        "mergeable_state",
+        "merged_by",
+        "comments",
+        "review_comments",
+        "maintainer_can_modify",
+        "commits",
+        "additions",
+        "deletions",
+        "changed_files",
+    }
+)
 
 
 class _RawText(str):
