@@ -46,8 +46,8 @@ def _build_parser() -> argparse.ArgumentParser:
         "for --replay ('reviewcoord snapshot --help'); 'reviewcoord status --repo OWNER/NAME' "
         "lists every open PR's last verdict ('reviewcoord status --help'). Run with no "
         "arguments inside GitHub Actions to act as the Action. Output: on a terminal, without "
-        "--format, the verdict in plain text (colour unless NO_COLOR is set); otherwise --format (default "
-        f"{_DEFAULTS.format}).",
+        "--format, the verdict in plain text (colour unless NO_COLOR is set); otherwise "
+        f"--format (default {_DEFAULTS.format}).",
     )
     p.add_argument("pr", type=pr_number, metavar="<pr>", help="pull request number (12 or #12)")
     src = p.add_argument_group("where the PR comes from (one of)")
