@@ -4,12 +4,16 @@ Line distance only — no semantic judgment. In one file, findings whose line ra
 `window` lines of each other chain into one group; two findings of the same theme 100 lines
 apart stay separate. File-level findings (no line) group by file and normalised title.
 
+A group is a place, not an issue: three bots may flag three different problems on neighbouring
+lines. `same_issue` says which members report the lead's issue, by a rule with no judgment in it
+(`_issue_keys`); the verdict says "agree" only for those (README § The verdict).
+
 The result never depends on the order findings arrive in: they are sorted on a total key first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from reviewcoord.bots import bot_keys, display_name
 from reviewcoord.model import LEVEL_RANK, Finding, Group, Level, normalise_title
@@ -45,6 +49,40 @@ def _member_order(f: Finding) -> tuple[int, int, str, int, str, int, str]:
     )
 
 
+def _issue_keys(f: Finding) -> list[tuple[str, ...]]:
+    """What makes two findings one issue: the same normalised title (a non-empty one), or the
+    same bot-native id from the same bot (Bugbot re-posts a bug under one BUGBOT_BUG_ID)."""
+    keys: list[tuple[str, ...]] = []
+    title = normalise_title(f.title)
+    if title:
+        keys.append(("title", title))
+    if f.native_id and f.native_id.strip():
+        keys.append(("native", f.bot, f.native_id.strip().lower()))
+    return keys
+
+
+def same_issue(members: Sequence[Finding]) -> tuple[bool, int]:
+    """(whether every member reports the lead's issue, how many distinct bots report it).
+
+    The lead is `members[0]`; "the lead's issue" is every member linked to it through a chain of
+    shared `_issue_keys` (so the answer does not depend on the order of the other members)."""
+    if not members:
+        return True, 0
+    by_key: dict[tuple[str, ...], list[int]] = {}
+    for index, f in enumerate(members):
+        for key in _issue_keys(f):
+            by_key.setdefault(key, []).append(index)
+    reached = {0}
+    todo = [0]
+    while todo:
+        for key in _issue_keys(members[todo.pop()]):
+            for index in by_key[key]:
+                if index not in reached:
+                    reached.add(index)
+                    todo.append(index)
+    return len(reached) == len(members), len({members[i].bot for i in reached})
+
+
 def _end(f: Finding) -> int:
     assert f.line is not None
     return f.line_end if f.line_end is not None and f.line_end >= f.line else f.line
@@ -57,6 +95,7 @@ def _make_group(members: list[Finding]) -> Group:
     start = min(lines) if lines else None
     end = max(_end(f) for f in ordered if f.line is not None) if lines else None
     level: Level = lead.severity
+    agrees, same = same_issue(ordered)
     return Group(
         file=lead.file,
         line=start,
@@ -66,6 +105,8 @@ def _make_group(members: list[Finding]) -> Group:
         severity=level,
         agreement=len({f.bot for f in ordered}),
         findings=tuple(ordered),
+        agrees=agrees,
+        same_issue=same,
     )
 
 

@@ -135,6 +135,10 @@ class Group(Frozen):
     severity: Level
     agreement: int  # number of distinct bots
     findings: tuple[Finding, ...]
+    # Whether the members report one issue, not only one place (group.same_issue): every member
+    # is the lead's issue; `same_issue` counts the distinct bots that report the lead's issue.
+    agrees: bool
+    same_issue: int
 
 
 FindingStatus = Literal["new", "still_open", "awaiting_decision", "likely_fixed", "accepted"]
@@ -171,6 +175,10 @@ class VerdictFinding(Frozen):
     agreement: int
     sources: list[Source]
     spread: str
+    # Added (interface §5): whether `sources` report one issue or only sit at one place; see
+    # `Group.agrees` / `Group.same_issue` (reviewcoord.group.same_issue).
+    agrees: bool
+    same_issue: int
     gist: str = ""
     # Added for review cycles (None/absent when there is no cycle context):
     stable_id: str | None = None  # the first source's stable id (cross-cycle identity)

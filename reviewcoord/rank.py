@@ -2,7 +2,8 @@
 
 Rank by (level desc, agreement desc, file, line). Two buckets only: `critical` (the one level
 that gates) and `advisory` (everything else). `gate = block` iff `critical` is non-empty or a
-bot named in `require-bots` has not reviewed the head.
+bot named in `require-bots` has not reviewed the head. The gate reason says "agree" only for
+bots that report the same issue (`VerdictFinding.same_issue`), never for a shared place alone.
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ def to_verdict_findings(
                 for f in g.findings
             ],
             spread=spread(g),
+            agrees=g.agrees,
+            same_issue=g.same_issue,
             gist=g.gist,
         )
         (critical if g.severity == "critical" else advisory).append(entry)
@@ -81,6 +84,19 @@ def unreviewed_reason(bot: str, status: BotStatus, head_sha: str) -> str:
     return f"required bot {bot} has not reviewed {head_sha[:7]}: {what}{detail}"
 
 
+def _agreement_note(critical: Sequence[VerdictFinding]) -> str:
+    """The gate reason's agreement note: "(3 bots agree)" counts only bots that report one issue
+    (`same_issue`); when no critical group has that, "(3 bots flagged F1's lines)" for the
+    critical group with the most bots; nothing when every critical finding has one bot."""
+    top = max(f.same_issue for f in critical)
+    if top > 1:
+        return f" ({top} bots agree)"
+    widest = max(critical, key=lambda f: f.agreement)  # the first, in rank order, on a tie
+    if widest.agreement > 1:
+        return f" ({widest.agreement} bots flagged {widest.id}'s lines)"
+    return ""
+
+
 def gate(
     critical: Sequence[VerdictFinding],
     advisory: Sequence[VerdictFinding],
@@ -93,8 +109,7 @@ def gate(
     waiting = f"; still pending: {', '.join(pending)}" if pending else ""
     missing = "; ".join(unreviewed_reason(b, s, head_sha) for b, s in required_missing)
     if critical:
-        top = max(f.agreement for f in critical)
-        agree = f" ({top} bots agree)" if top > 1 else ""
+        agree = _agreement_note(critical)
         also = f"; {missing}" if missing else ""
         return "block", f"{_plural(len(critical), 'critical finding')}{agree}{also}{waiting}"
     if missing:

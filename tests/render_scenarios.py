@@ -69,7 +69,10 @@ def vfinding(
     line_end: int | None = None,
     gist: str = "",
     spread: str | None = None,
+    same_issue: int | None = None,
 ) -> VerdictFinding:
+    """`same_issue` None: the sources report one issue (written by hand, like the rest)."""
+    agreement = len({s.bot for s in sources})
     return VerdictFinding(
         id=f"F{n}",
         file=file,
@@ -77,9 +80,11 @@ def vfinding(
         line_end=line_end,
         title=title,
         severity=level,
-        agreement=len({s.bot for s in sources}),
+        agreement=agreement,
         sources=sources,
         spread=spread_of(sources) if spread is None else spread,
+        agrees=same_issue is None,
+        same_issue=agreement if same_issue is None else same_issue,
         gist=gist,
     )
 
@@ -340,6 +345,90 @@ def oversized(count: int = 3_000, title_len: int = 2_000) -> Verdict:
     )
 
 
+def agreeing() -> Verdict:
+    """Two bots, one issue: the same title once normalised (case, punctuation); one group."""
+    return verdict(
+        [
+            vfinding(
+                1,
+                "Null session dereference",
+                "critical",
+                [
+                    source("cursor", "High Severity", "critical", 1, "Null session dereference"),
+                    source("codex", "P1", "critical", 2, "null session dereference."),
+                ],
+                file="src/handler.ts",
+                line=225,
+                line_end=227,
+                gist="`session` is read before the `if (!session)` guard.",
+            )
+        ],
+        [],
+        gate_reason="1 critical finding (2 bots agree)",
+        settled_on=["codex", "cursor"],
+    )
+
+
+def differing() -> Verdict:
+    """Groups whose members only sit within `group-window` lines of each other: three bots, three
+    problems; and an advisory group where two of three bots agree. Each member's own title shows."""
+    critical = [
+        vfinding(
+            1,
+            "Guard reverse TypedDict comparison with cycle detector",
+            "critical",
+            [
+                source("codex", "P1", "critical", 1, "Guard reverse TypedDict comparison"),
+                source("copilot", None, "medium", 2, "Remove the console.log statement"),
+                source("cursor", "Medium Severity", "medium", 3, "Upgrade replaces packages"),
+            ],
+            file="src/aur.rs",
+            line=226,
+            line_end=231,
+            gist="The mutable-field branch recurses without the cycle detector.",
+            same_issue=1,
+        ),
+        vfinding(
+            2,
+            "Lockfile points at an unofficial repo",
+            "critical",
+            [
+                source(
+                    "cursor",
+                    "High Severity",
+                    "critical",
+                    4,
+                    "Lockfile points at an unofficial repo",
+                )
+            ],
+            file="mise.lock",
+            line=156,
+        ),
+    ]
+    advisory = [
+        vfinding(
+            3,
+            "Buffer grows without bound",
+            "medium",
+            [
+                source("copilot", None, "medium", 5, "Buffer grows without bound"),
+                source("codex", "P2", "medium", 6, "Buffer grows without bound!"),
+                source("claude", "🟡 Nit", "medium", 7, "Rename `buf` to `pending`"),
+            ],
+            file="src/runner.ts",
+            line=208,
+            line_end=217,
+            same_issue=2,
+        ),
+    ]
+    return verdict(
+        critical,
+        advisory,
+        gate_reason="2 critical findings (3 bots flagged F1's lines)",
+        settled_on=["codex", "copilot", "cursor", "claude"],
+    )
+
+
 SCENARIOS: dict[str, Callable[[], Verdict]] = {
     "clean": clean,
     "blocking": blocking,
@@ -347,4 +436,6 @@ SCENARIOS: dict[str, Callable[[], Verdict]] = {
     "unknown_bot": unknown_bot,
     "hostile": hostile,
     "oversized": oversized,
+    "agreeing": agreeing,
+    "differing": differing,
 }

@@ -89,7 +89,8 @@ def test_worked_example_groups_ranks_and_blocks() -> None:
         expected=["codex", "copilot", "cursor"],
     )
     assert verdict.gate == "block"
-    assert verdict.gate_reason == "1 critical finding (3 bots agree)"
+    # Three bots at handler.ts:225-230, three different titles: one place, not one confirmed issue.
+    assert verdict.gate_reason == "1 critical finding (3 bots flagged F1's lines)"
     top = verdict.critical[0]
     assert (top.id, top.file, top.line, top.line_end, top.agreement) == (
         "F1",
@@ -98,6 +99,7 @@ def test_worked_example_groups_ranks_and_blocks() -> None:
         230,
         3,
     )
+    assert (top.agrees, top.same_issue) == (False, 1)
     assert top.spread == "Cursor:blocking · Copilot:medium (no label) · Codex:P3"
     assert [s.severity for s in top.sources] == ["critical", "medium", "low"]
     assert [s.severity_raw for s in top.sources] == ["blocking", None, "P3"]
@@ -172,6 +174,74 @@ def test_gate_reasons() -> None:
     assert gate(c, a, []) == ("block", "2 critical findings")
 
 
+def _one_group(*fs: Finding) -> tuple[bool, int, int]:
+    (g,) = group(list(fs))
+    return g.agrees, g.same_issue, g.agreement
+
+
+def test_same_issue_same_normalised_title_agrees() -> None:
+    assert _one_group(
+        finding("cursor", "a.py", 10, "Null session dereference", "High Severity", comment_id=1),
+        finding("codex", "a.py", 12, "null session  dereference.", "P1", comment_id=2),
+    ) == (True, 2, 2)
+
+
+def test_same_issue_different_titles_only_share_a_place() -> None:
+    assert _one_group(
+        finding("codex", "a.py", 10, "Guard the comparison", "P1", comment_id=1),
+        finding("copilot", "a.py", 12, "Remove console.log", None, comment_id=2),
+        finding("cursor", "a.py", 14, "Upgrade replaces packages", "Medium Severity", comment_id=3),
+    ) == (False, 1, 3)
+
+
+def test_same_issue_counts_the_bots_of_the_leads_issue() -> None:
+    # The lead (Codex P1, most severe) and Copilot agree; Claude reports something else.
+    assert _one_group(
+        finding("codex", "a.py", 10, "Buffer grows without bound", "P1", comment_id=1),
+        finding("copilot", "a.py", 11, "Buffer grows without bound!", None, comment_id=2),
+        finding("claude", "a.py", 12, "Rename buf", "🟡", comment_id=3),
+    ) == (False, 2, 3)
+    # Two bots agree on something other than the lead's issue: not the lead's agreement.
+    assert _one_group(
+        finding("codex", "a.py", 10, "Null deref", "P1", comment_id=1),
+        finding("copilot", "a.py", 11, "Rename buf", None, comment_id=2),
+        finding("claude", "a.py", 12, "rename BUF", "🟡", comment_id=3),
+    ) == (False, 1, 3)
+
+
+def test_same_issue_bugbot_id_links_a_retitled_finding() -> None:
+    # Bugbot re-posts one bug (one BUGBOT_BUG_ID) under a new title, which Codex's matches.
+    high = "High Severity"
+    assert _one_group(
+        finding("cursor", "a.py", 10, "Null session", high, native_id="B1", comment_id=1),
+        finding("cursor", "a.py", 11, "Session may be null", high, native_id=" b1", comment_id=2),
+        finding("codex", "a.py", 12, "session may be NULL", "P2", comment_id=3),
+    ) == (True, 2, 2)
+
+
+def test_same_issue_empty_titles_do_not_agree() -> None:
+    assert _one_group(
+        finding("codex", "a.py", 10, "…", "P1", comment_id=1),
+        finding("copilot", "a.py", 11, "!!", None, comment_id=2),
+    ) == (False, 1, 2)
+
+
+def test_gate_reason_counts_agreeing_bots_not_the_group() -> None:
+    agreeing = [
+        finding("cursor", "a.py", 10, "Null deref", "High Severity", comment_id=1),
+        finding("codex", "a.py", 11, "null deref", "P1", comment_id=2),
+        finding("copilot", "a.py", 12, "Unrelated", None, comment_id=3),
+    ]
+    c, a = to_verdict_findings(rank(group(agreeing)))
+    assert gate(c, a, []) == ("block", "1 critical finding (2 bots agree)")
+    differing = [
+        finding("codex", "a.py", 10, "Null deref", "P1", comment_id=1),
+        finding("copilot", "a.py", 12, "Unrelated", None, comment_id=2),
+    ]
+    c, a = to_verdict_findings(rank(group(differing)))
+    assert gate(c, a, []) == ("block", "1 critical finding (2 bots flagged F1's lines)")
+
+
 def _dump(findings: list[Finding]) -> list[tuple[object, ...]]:
     return [
         (
@@ -181,6 +251,8 @@ def _dump(findings: list[Finding]) -> list[tuple[object, ...]]:
             g.title,
             g.severity,
             g.agreement,
+            g.agrees,
+            g.same_issue,
             tuple(f.stable_id for f in g.findings),
         )
         for g in rank(group(findings))

@@ -80,7 +80,7 @@ def test_check_golden(name: str) -> None:
     assert_golden(f"{name}.check.md", f"title: {out.title}\n\n{out.summary}")
 
 
-@pytest.mark.parametrize("name", ["blocking", "hostile"])
+@pytest.mark.parametrize("name", ["blocking", "hostile", "differing"])
 def test_job_summary_golden(name: str) -> None:
     assert_golden(f"{name}.job.md", job_summary(SCENARIOS[name]()))
 
@@ -172,9 +172,35 @@ def test_refuses_a_body_with_a_second_marker(monkeypatch: pytest.MonkeyPatch) ->
 # --- hostile bot text --------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def hostile_bodies() -> dict[str, str]:
+def differ(v: Verdict) -> Verdict:
+    """`v` with every group's members reporting different issues (one line per member)."""
+    update = {"agrees": False, "same_issue": 1}
+    return v.model_copy(
+        update={
+            "critical": [f.model_copy(update=update) for f in v.critical],
+            "advisory": [f.model_copy(update=update) for f in v.advisory],
+        }
+    )
+
+
+@pytest.fixture(scope="module", params=["agree", "differ"])
+def hostile_bodies(request: pytest.FixtureRequest) -> dict[str, str]:
     v = SCENARIOS["hostile"]()
+    if request.param == "differ":
+        # Every member's own (hostile) title and label on its own line.
+        v = differ(v)
+        v = v.model_copy(
+            update={
+                "critical": [
+                    f.model_copy(
+                        update={
+                            "sources": [s.model_copy(update={"title": f.title}) for s in f.sources]
+                        }
+                    )
+                    for f in v.critical
+                ]
+            }
+        )
     notes = ["note from @octocat <!-- x --> #7 </details>"]
     return {
         "sticky": sticky_comment(v, extra_notes=notes),
@@ -243,6 +269,62 @@ def test_oversized_fits_every_surface() -> None:
         assert body.count("<details>") == body.count("</details>")
     # Degradation lists the top of the ranking, in order, before cutting the rest.
     assert "1. **F1 · Finding 1 " in sticky
+
+
+def test_oversized_with_differing_members_fits_every_surface() -> None:
+    """Per-member lines (each with its own long title) still fit: the ladder cuts titles, then
+    the list of critical findings."""
+    v = differ(oversized(1_500, 2_000))
+    long = "t" * 2_000
+    v = v.model_copy(
+        update={
+            "critical": [
+                f.model_copy(
+                    update={
+                        "sources": [
+                            s.model_copy(update={"title": f"{s.bot} {long}"}) for s in f.sources
+                        ]
+                        * 8
+                    }
+                )
+                for f in v.critical
+            ]
+        }
+    )
+    sticky = sticky_comment(v)
+    assert_one_marker_first(sticky)
+    for body, limit in (
+        (sticky, COMMENT_LIMIT),
+        (check_output(v).summary, CHECK_TEXT_LIMIT),
+        (job_summary(v), COMMENT_LIMIT),
+    ):
+        assert len(body) <= limit
+        assert "✂️ Shortened to fit GitHub's" in body
+        assert (
+            "1. **F1 · 16 findings from 2 bots at `src/very/long/path/module_1.ts:1-4`** —" in body
+        )
+        assert "- … and 6 more on these lines (see the bots' comments)" in body
+
+
+def test_differing_members_show_their_own_titles() -> None:
+    body = sticky_comment(SCENARIOS["differing"]())
+    assert "1. **F1 · 3 bots flagged `src/aur.rs:226-231`** — different findings:" in body
+    assert "   - Copilot:medium (no label) — Remove the console.log statement · [Copilot](" in body
+    assert (
+        "- **F3 · 3 bots flagged `src/runner.ts:208-217`** — 2 bots agree, the others differ:"
+        in (body)
+    )
+    assert "3✕" not in body and "3 bots agree" not in body
+
+
+def test_folded_differing_group_says_it_holds_other_findings() -> None:
+    v = SCENARIOS["differing"]()
+    v = v.model_copy(update={"advisory": v.advisory * 11})
+    body = sticky_comment(v)
+    assert (
+        "- F3 · Buffer grows without bound and 2 other findings on these lines — "
+        "`src/runner.ts:208-217` · Copilot:medium (no label) · Codex:P2 · Claude:🟡 Nit"
+    ) in body
 
 
 def test_huge_verdict_still_fits() -> None:
@@ -381,6 +463,15 @@ def test_annotations_levels_and_lines() -> None:
     assert by_path[("src/runner.ts", 208)].annotation_level == "warning"
     file_level = by_path[("src/retry.ts", 1)]
     assert (file_level.end_line, file_level.annotation_level) == (1, "notice")
+
+
+def test_annotations_of_differing_members_name_each_title() -> None:
+    a = render.annotations(SCENARIOS["differing"]())[0]
+    assert a.title == "F1 · 3 bots flagged these lines"
+    assert "Copilot: Remove the console.log statement: https://github.com/" in a.message
+    agreeing = render.annotations(SCENARIOS["agreeing"]())[0]
+    assert agreeing.title == "F1 · Null session dereference"
+    assert "Cursor: https://github.com/octo/app/pull/12#discussion_r1" in agreeing.message
 
 
 def test_annotations_skip_findings_without_a_usable_file() -> None:
@@ -555,20 +646,25 @@ untrusted = st.lists(
     gist=untrusted,
     note=untrusted,
     url=untrusted,
+    agrees=st.booleans(),
 )
 def test_sticky_never_breaks(
-    titles: list[str], path: str | None, gist: str, note: str, url: str
+    titles: list[str], path: str | None, gist: str, note: str, url: str, agrees: bool
 ) -> None:
     findings = [
         vfinding(
             n,
             title,
             "critical" if n % 2 else "medium",
-            [source("cursor", title[:10], "critical" if n % 2 else "medium", n, link=url)],
+            [
+                source("cursor", title[:10], "critical" if n % 2 else "medium", n, title, link=url),
+                source("codex", note[:10] or None, "medium", 100 + n, note + title, link=url),
+            ],
             file=path,
             line=n,
             gist=gist,
             spread=note,
+            same_issue=None if agrees else 1,
         )
         for n, title in enumerate(titles, start=1)
     ]

@@ -19,6 +19,10 @@ def _finding(f: Any) -> None:
     assert f["severity"] in LEVELS
     assert isinstance(f["agreement"], int) and f["agreement"] >= 1
     assert f["agreement"] == len({s["bot"] for s in f["sources"]})
+    # Added: whether the sources report one issue, and how many bots report the lead's issue.
+    assert isinstance(f["agrees"], bool)
+    assert isinstance(f["same_issue"], int) and 1 <= f["same_issue"] <= f["agreement"]
+    assert not f["agrees"] or f["same_issue"] == f["agreement"]
     for s in f["sources"]:
         assert s["bot"] in BOTS
         assert s["severity_raw"] is None or isinstance(s["severity_raw"], str)

@@ -36,7 +36,7 @@ def annotations(verdict: Verdict) -> list[Annotation]:
                 end_line=end,
                 annotation_level=_LEVEL_TO_ANNOTATION[f.severity],
                 title=safe.clip(
-                    safe.escape_non_bmp(safe.clean(f"{f.id} · {safe.clip(f.title, 1_000)}", 1_000)),
+                    safe.escape_non_bmp(safe.clean(f"{f.id} · {_annotation_title(f)}", 1_000)),
                     ANNOTATION_TITLE_LIMIT,
                 ),
                 message=_annotation_message(f),
@@ -59,6 +59,16 @@ def _annotation_path(file: str | None) -> str | None:
     return file
 
 
+def _annotation_title(f: VerdictFinding) -> str:
+    """The group's title, or, when its members report different issues, what it is: a place."""
+    if f.agrees:
+        return safe.clip(f.title, 1_000)
+    n = len(f.sources)
+    if n == f.agreement:
+        return f"{n} bots flagged these lines"
+    return f"{n} findings from {f.agreement} {'bot' if f.agreement == 1 else 'bots'} on these lines"
+
+
 def _annotation_message(f: VerdictFinding) -> str:
     lines = []
     gist = safe.clean(f.gist, 1_000)
@@ -70,6 +80,8 @@ def _annotation_message(f: VerdictFinding) -> str:
     for s in f.sources:
         url = safe.safe_url(s.url)
         name = display_name(s.bot)
+        if not f.agrees:  # different issues at one place: each member's own title
+            name = f"{name}: {safe.clean(s.title, 200)}"
         lines.append(f"{name}: {url}" if url else name)
     message = safe.escape_non_bmp(safe.clean_multiline("\n".join(lines)))
     return _clip_bytes(message, ANNOTATION_MESSAGE_BYTES)
