@@ -179,6 +179,10 @@ def run_action(env: Mapping[str, str]) -> int:
         input_source="workflow inputs",
         config_path=action_input(env, "config") or ".github/review-coordinator.yml",
     )
+    if target.merge_group is not None:  # a merge queue: report the PR's verdict, judge nothing
+        from reviewcoord import merge_queue
+
+        return merge_queue.run_action(request, target.merge_group, gateway, env, log, outputs_for)
     outcome = evaluate(request, gateway, SystemClock(), log)  # (it sets up a dry run itself)
     deliver(outcome, env, log, repo=repo, pr=target.pr)
     log.info(f"gate: {outcome.gate} — {outcome.reason} ({gateway.request_count} API requests)")

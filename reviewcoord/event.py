@@ -1,11 +1,13 @@
 """Event → PR number (docs/interface.md §2). The payload is untrusted; its head SHA is never used
 (it may be stale, and `issue_comment` / `workflow_dispatch` have none): the pipeline reads
-`GET pulls/{n}` for that.
+`GET pulls/{n}` for that. `merge_group` is the exception: its `head_sha` is the merge group's own
+commit, the one the queue wants the check on (reviewcoord/merge_queue.py).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,12 +29,33 @@ MAX_EVENT_BYTES = 25 * 1024 * 1024
 MAX_NUMBER = 2**31 - 1
 
 
+# `merge_group.head_ref` (interface §2): the base may hold slashes, the PR head's SHA is optional.
+_QUEUE_REF = re.compile(
+    r"refs/heads/gh-readonly-queue/(?P<base>.+)/pr-(?P<pr>[0-9]{1,10})"
+    r"(?:-(?P<sha>[0-9a-f]{40}|[0-9a-f]{64}))?",
+    re.IGNORECASE,
+)
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class MergeGroup:
+    """A merge queue's request for checks: report on `head_sha`, from PR `pr`'s own verdict."""
+
+    pr: int
+    head_sha: str  # the merge group's commit: where the check run and status go
+    head_ref: str
+    base: str  # base branch name
+    pr_head: str | None  # the PR head the group was built from, when head_ref names it
+
+
 @dataclass(frozen=True)
 class Target:
     """What to judge. `pr` None means: nothing to do (e.g. a comment on a plain issue)."""
 
     pr: int | None
     skip_reason: str = ""
+    merge_group: MergeGroup | None = None
 
 
 def _positive_int(value: Any) -> int | None:
@@ -67,8 +90,47 @@ def load_payload(path: str | None) -> dict[str, Any]:
     return data
 
 
+def merge_group(payload: dict[str, Any]) -> MergeGroup:
+    """`merge_group` (checks_requested): the PR from `head_ref`, which must be GitHub's
+    `refs/heads/gh-readonly-queue/<base>/pr-<number>-<sha>`; anything else is an EventError."""
+    group = payload.get("merge_group")
+    if not isinstance(group, dict):
+        raise EventError("merge_group payload has no 'merge_group' object")
+    head_sha, head_ref = group.get("head_sha"), group.get("head_ref")
+    if not isinstance(head_sha, str) or not (
+        head_sha.isascii() and _SHA.fullmatch(head_sha.lower())
+    ):
+        raise EventError("merge_group payload has no valid merge_group.head_sha (a commit SHA)")
+    if not isinstance(head_ref, str):
+        raise EventError("merge_group payload has no merge_group.head_ref string")
+    m = _QUEUE_REF.fullmatch(head_ref)
+    number = _positive_int(m["pr"]) if m else None
+    if m is None or number is None:
+        raise EventError(
+            f"merge_group.head_ref {head_ref[:120]!r} does not name a pull request: expected "
+            "refs/heads/gh-readonly-queue/<base>/pr-<number>-<sha>"
+        )
+    base, pr_head = m["base"], m["sha"].lower() if m["sha"] else None
+    base_ref = group.get("base_ref")
+    named = base_ref.removeprefix("refs/heads/") if isinstance(base_ref, str) else None
+    if named is not None and named != base_ref and named != base:
+        raise EventError(
+            f"merge_group.head_ref names base {base[:80]!r} but merge_group.base_ref names "
+            f"{named[:80]!r}"
+        )
+    return MergeGroup(number, head_sha.lower(), head_ref, base, pr_head)
+
+
 def resolve(event_name: str, payload: dict[str, Any], pr_input: str) -> Target:
     """The PR to judge for this event, or a reason to do nothing."""
+    if event_name == "merge_group":
+        group = merge_group(payload)
+        if pr_input.strip() and _positive_int(pr_input) != group.pr:
+            raise EventError(
+                f"input 'pr' ({pr_input.strip()[:40]!r}) is not the PR of this merge group "
+                f"(#{group.pr}, from merge_group.head_ref)"
+            )
+        return Target(group.pr, merge_group=group)
     if pr_input.strip():
         number = _positive_int(pr_input)
         if number is None:
@@ -107,5 +169,5 @@ def resolve(event_name: str, payload: dict[str, Any], pr_input: str) -> Target:
     raise EventError(
         f"event '{shown}' does not name one pull request: set the 'pr' input "
         "(supported without it: pull_request, pull_request_target, pull_request_review, "
-        "pull_request_review_comment, issue_comment)"
+        "pull_request_review_comment, issue_comment, merge_group)"
     )

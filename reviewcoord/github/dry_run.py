@@ -12,6 +12,7 @@ from reviewcoord.github.gateway import (
     CheckOutput,
     CheckRunRef,
     CheckStatus,
+    CommitStatusRef,
     CompareResult,
     Gateway,
     IssueComment,
@@ -69,6 +70,9 @@ class DryRunGateway:
 
     def list_check_runs(self, sha: str, name: str) -> list[CheckRunRef]:
         return self.inner.list_check_runs(sha, name)
+
+    def list_commit_statuses(self, sha: str) -> list[CommitStatusRef]:
+        return self.inner.list_commit_statuses(sha)
 
     def list_pull_files(self, number: int) -> list[str]:
         return self.inner.list_pull_files(number)

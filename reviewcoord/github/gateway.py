@@ -56,6 +56,17 @@ class CheckRunRef(Frozen):
     head_sha: str
     html_url: str = ""
     app_slug: str | None = None
+    conclusion: str | None = None  # set once completed
+
+
+class CommitStatusRef(Frozen):
+    """One commit status of `GET commits/{sha}/statuses` (newest first there)."""
+
+    id: int
+    state: str
+    context: str
+    creator_login: str | None = None
+    target_url: str | None = None
 
 
 class Annotation(Frozen):
@@ -133,6 +144,11 @@ class Gateway(Protocol):
         ...
 
     def list_check_runs(self, sha: str, name: str) -> list[CheckRunRef]: ...
+
+    def list_commit_statuses(self, sha: str) -> list[CommitStatusRef]:
+        """Every commit status on `sha` (`GET commits/{sha}/statuses`, every page), any context;
+        used on `merge_group` when the PR head's check runs cannot be read."""
+        ...
 
     # --- reads for review cycles (reviewcoord/reconcile.py); once per run, only when needed --
     def list_pull_files(self, number: int) -> list[str]:

@@ -22,6 +22,7 @@ from reviewcoord.github.gateway import (
     CheckOutput,
     CheckRunRef,
     CheckStatus,
+    CommitStatusRef,
     CompareResult,
     IssueComment,
     Permission,
@@ -128,6 +129,9 @@ class PyGithubGateway:
 
     def list_check_runs(self, sha: str, name: str) -> list[CheckRunRef]:
         return self._reads.list_check_runs(sha, name)
+
+    def list_commit_statuses(self, sha: str) -> list[CommitStatusRef]:
+        return self._reads.list_commit_statuses(sha)
 
     # ------------------------------------------------------------------ reads: review cycles
     def list_pull_files(self, number: int) -> list[str]:

@@ -13,7 +13,13 @@ from typing import Any
 
 from reviewcoord import rest
 from reviewcoord.errors import GatewayError
-from reviewcoord.github.gateway import CheckRunRef, CompareResult, Permission, PullInfo
+from reviewcoord.github.gateway import (
+    CheckRunRef,
+    CommitStatusRef,
+    CompareResult,
+    Permission,
+    PullInfo,
+)
 from reviewcoord.github.paging import PagedReader
 from reviewcoord.github.transport import PER_PAGE, Response, Transport
 from reviewcoord.model import Endpoint, RawComment
@@ -175,6 +181,14 @@ class Reads:
         except ValueError as exc:
             self._http.malformed(endpoint, f"read {endpoint}", str(exc))
 
+    def list_commit_statuses(self, sha: str) -> list[CommitStatusRef]:
+        endpoint = f"commits/{sha}/statuses"
+        items = self._pages.get_list(self._url(endpoint), endpoint, {})
+        try:
+            return [commit_status_ref(item) for item in items]
+        except ValueError as exc:
+            self._http.malformed(endpoint, f"read {endpoint}", str(exc))
+
 
 def check_run_ref(data: Any) -> CheckRunRef:
     """A check run from GitHub's JSON (a list item or a create response), or ValueError."""
@@ -189,6 +203,7 @@ def check_run_ref(data: Any) -> CheckRunRef:
     app = data.get("app")
     slug = app.get("slug") if isinstance(app, dict) else None
     html_url = data.get("html_url")
+    conclusion = data.get("conclusion")
     return CheckRunRef(
         id=run_id,
         name=str(name),
@@ -196,4 +211,26 @@ def check_run_ref(data: Any) -> CheckRunRef:
         head_sha=str(head_sha),
         html_url=html_url if isinstance(html_url, str) else "",
         app_slug=slug if isinstance(slug, str) else None,
+        conclusion=conclusion if isinstance(conclusion, str) else None,
+    )
+
+
+def commit_status_ref(data: Any) -> CommitStatusRef:
+    """One item of `GET commits/{sha}/statuses`, or ValueError."""
+    if not isinstance(data, dict):
+        raise ValueError("a commit status must be a JSON object")
+    status_id, state, context = (data.get(k) for k in ("id", "state", "context"))
+    if isinstance(status_id, bool) or not isinstance(status_id, int):
+        raise ValueError("field 'id' must be an integer")
+    if not isinstance(state, str) or not isinstance(context, str):
+        raise ValueError("fields 'state' and 'context' must be strings")
+    creator = data.get("creator")
+    login = creator.get("login") if isinstance(creator, dict) else None
+    target_url = data.get("target_url")
+    return CommitStatusRef(
+        id=status_id,
+        state=state,
+        context=context,
+        creator_login=login if isinstance(login, str) else None,
+        target_url=target_url if isinstance(target_url, str) else None,
     )

@@ -1,0 +1,400 @@
+"""Merge queues (interface §2, §6): the `merge_group` event.
+
+A merge queue asks for the required checks on the merge group's own commit
+(`merge_group.head_sha`), which no `pull_request` run ever sees. This module answers from the
+PR's recorded verdict; it never settles, never judges bot comments and never writes the sticky.
+
+The rule (`decide`, first match wins): `success` only if all of these hold, else `failure`:
+
+1. every read succeeded: config file (base branch), our identity, `GET pulls/{n}`, the PR's
+   issue comments (a read error is gate `error`, never success);
+2. the PR is open and its base branch is the merge group's base;
+3. where `head_ref` carries the PR head's SHA, it is the PR's current head (read fresh);
+4. our sticky exists (marker first line AND authored by our identity, as the runner finds it)
+   and its history record decodes and names this repository and PR (else gate `error`);
+5. the record's last reviewed head is the PR's current head, the sticky is not marked stale and
+   the record's gate is `go`;
+6. the newest check run named `check-name` on the PR head (of our App, when the App is known)
+   is `completed` with conclusion `success`; when there is none or check runs cannot be read,
+   our newest commit status (`status-context`, created by our identity) on the PR head is
+   `success` (statuses unreadable: gate `error`).
+
+Writes, on `merge_group.head_sha` only, each through the publishers' `WriteGuard`: a check run
+(opened `in_progress` first, which also tells an App token who it is, as in the runner), then
+the commit status, then the check run completed. The status links the PR's sticky (else the PR).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from reviewcoord.actions_io import (
+    Log,
+    append_summary,
+    verdict_location,
+    write_outputs,
+    write_verdict_file,
+)
+from reviewcoord.config import Settings, build_settings, parse_config_file
+from reviewcoord.cycles import find_record
+from reviewcoord.errors import (
+    EXIT_BLOCK,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    EXIT_USAGE,
+    ConfigError,
+    GatewayError,
+)
+from reviewcoord.event import MergeGroup
+from reviewcoord.github.dry_run import DryRunGateway
+from reviewcoord.github.gateway import CheckRunRef, CommitStatusRef, Gateway, PullInfo
+from reviewcoord.history import History
+from reviewcoord.model import RawComment
+from reviewcoord.publish.commit_status import set_status
+from reviewcoord.publish.surfaces import WriteGuard
+from reviewcoord.render import STALE_PREFIX
+from reviewcoord.render import merge_group as text
+from reviewcoord.runner import Outcome, RunRequest
+from reviewcoord.verdict_output import scrub, verdict_output
+
+Gate = Literal["go", "block", "error"]
+INVALID_CONFIG = "invalid configuration: "
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Everything `decide` looks at, as read for one merge group."""
+
+    group: MergeGroup
+    pull: PullInfo | None = None
+    sticky: RawComment | None = None  # our newest sticky on the PR
+    record: History | None = None  # its history record, if it decoded
+    notice: str | None = None  # why the record was not trusted
+    check: CheckRunRef | None = None  # newest of ours named check-name on the PR head
+    status: CommitStatusRef | None = None  # newest of ours (status-context); used without check
+    problem: str = ""  # a read before the verdict failed: no decision can be trusted
+    signal_problem: str = ""  # neither check runs nor statuses of the PR head could be read
+
+
+@dataclass(frozen=True)
+class Decision:
+    state: Literal["success", "failure"]
+    gate: Gate
+    reason: str
+
+
+def _no(reason: str, gate: Gate = "block") -> Decision:
+    return Decision("failure", gate, reason)
+
+
+def decide(ev: Evidence) -> Decision:
+    """The merge group's check conclusion (see the module docstring for the rule)."""
+    n = ev.group.pr
+    if ev.problem or ev.pull is None:
+        return _no(ev.problem or f"PR #{n} was not read", "error")
+    pull = ev.pull
+    head = pull.head_sha
+    if pull.state != "open":
+        return _no(f"PR #{n} is {pull.state}, not open")
+    if ev.group.pr_head is not None and ev.group.pr_head != head.lower():
+        return _no(
+            f"the merge group was built from {ev.group.pr_head[:7]}, but PR #{n}'s head is now "
+            f"{head[:7]}: its verdict does not cover this merge group"
+        )
+    if pull.base_ref and pull.base_ref != ev.group.base:
+        return _no(f"PR #{n} targets {pull.base_ref!r}, the merge group {ev.group.base!r}")
+    return (
+        _verdict(ev, pull)
+        or _signal(ev, pull)
+        or Decision("success", "go", f"PR #{n} has a complete go verdict for its head {head[:7]}")
+    )
+
+
+def _verdict(ev: Evidence, pull: PullInfo) -> Decision | None:
+    """Our sticky and its record: present, readable, for this head, not stale, `go`."""
+    n, head = ev.group.pr, pull.head_sha
+    if ev.sticky is None:
+        return _no(f"no verdict: PR #{n} has no review-coordinator comment of ours")
+    if ev.notice:
+        return _no(f"the verdict of PR #{n} is unreadable: {ev.notice}", "error")
+    rec = ev.record
+    if rec is None:
+        return _no(f"the verdict comment of PR #{n} carries no review record", "error")
+    if rec.last_head != head:
+        last = (rec.last_head or "?")[:7]
+        return _no(f"stale verdict: PR #{n} was judged on {last}; its head {head[:7]} is not yet")
+    if STALE_PREFIX in ev.sticky.body:
+        return _no(f"the verdict of PR #{n} is marked stale: its last run did not finish")
+    if rec.gate != "go":
+        return _no(f"PR #{n}'s verdict is {rec.gate}: {rec.reason or 'see its comment'}")
+    return None
+
+
+def _signal(ev: Evidence, pull: PullInfo) -> Decision | None:
+    """The last run finished publishing `go` on the head: its check run, else its status."""
+    n, head = ev.group.pr, pull.head_sha[:7]
+    if ev.check is not None:
+        if ev.check.status != "completed":
+            return _no(f"a review-coordinator run is still judging PR #{n} (head {head})")
+        if ev.check.conclusion != "success":
+            concluded = ev.check.conclusion or "nothing"
+            return _no(f"the check run of PR #{n} on {head} concluded {concluded}, not success")
+        return None
+    if ev.signal_problem:
+        return _no(ev.signal_problem, "error")
+    if ev.status is None:
+        return _no(f"no completed check run or commit status of ours on PR #{n}'s head {head}")
+    if ev.status.state != "success":
+        return _no(f"our commit status on PR #{n}'s head {head} is {ev.status.state}")
+    return None
+
+
+@dataclass
+class MergeRun:
+    """The run: reads, the decision, then the writes on the merge group's commit."""
+
+    group: MergeGroup
+    settings: Settings
+    evidence: Evidence
+    decision: Decision
+    summary: str = ""
+    notes: list[str] = field(default_factory=list)
+    bad_config: bool = False  # the error is an invalid configuration (exit 2, not 3)
+
+
+def _settings(req: RunRequest, gateway: Gateway, base: str) -> tuple[Settings, str]:
+    """Inputs over the base branch's config file (never the PR's); a problem makes gate error."""
+    source = f"{req.config_path} (base branch {base})"
+
+    def build(values: dict[str, object]) -> Settings:
+        return build_settings(values, req.inputs, file_source=source, input_source=req.input_source)
+
+    try:
+        raw = gateway.get_file(req.config_path, base) if req.config_path else None
+        return build(parse_config_file(raw, source) if raw is not None else {}), ""
+    except ConfigError as exc:
+        problem = f"{INVALID_CONFIG}{exc}"
+    except GatewayError as exc:
+        problem = f"could not read the config file: {exc}"
+    try:  # still report under the configured names where the inputs give them
+        return build({}), problem
+    except ConfigError:
+        return Settings(), problem
+
+
+def _head_signal(
+    gateway: Gateway, pull: PullInfo, settings: Settings, login: str, app: str | None, log: Log
+) -> tuple[CheckRunRef | None, CommitStatusRef | None, str]:
+    """Our newest check run on the PR head; without one (or unreadable), our newest status."""
+    head = pull.head_sha
+    try:
+        runs = gateway.list_check_runs(head, settings.check_name)
+        # Our App's runs only, when we know which App we are (our own check run told us).
+        mine = [
+            r for r in runs if r.name == settings.check_name and (app is None or r.app_slug == app)
+        ]
+        if mine:
+            return max(mine, key=lambda r: r.id), None, ""
+        log.info(f"no {settings.check_name!r} check run of ours on {head[:7]}: its status decides")
+    except GatewayError as exc:
+        log.warning(f"check runs of {head[:7]} not read ({exc}): its commit status decides")
+    try:
+        statuses = gateway.list_commit_statuses(head)
+    except GatewayError as exc:
+        return None, None, f"could not read the commit statuses of {head[:7]}: {exc}"
+    context = settings.status_context.casefold()
+    ours = [s for s in statuses if s.context.casefold() == context and s.creator_login == login]
+    return None, max(ours, key=lambda s: s.id, default=None), ""
+
+
+def _gather(
+    gateway: Gateway,
+    req: RunRequest,
+    group: MergeGroup,
+    settings: Settings,
+    who: tuple[str, str | None],
+    log: Log,
+) -> Evidence:
+    """The PR (fresh), our sticky and its record, and the PR head's check run or status."""
+    login, app = who
+    try:
+        pull = gateway.get_pull(group.pr)
+    except GatewayError as exc:
+        return Evidence(group, problem=f"could not read PR #{group.pr}: {exc}")
+    log.info(f"PR #{group.pr}: head {pull.head_sha} on {pull.base_ref or '?'}; {pull.state}")
+    try:
+        comments = gateway.list_issue_comments(group.pr)
+    except GatewayError as exc:
+        return Evidence(
+            group, pull, problem=f"could not read the comments of PR #{group.pr}: {exc}"
+        )
+    record, notice, sticky = find_record(comments, login, repo=req.repo, pr=group.pr)
+    check, status, signal_problem = _head_signal(gateway, pull, settings, login, app, log)
+    return Evidence(group, pull, sticky, record, notice, check, status, "", signal_problem)
+
+
+def _identify(
+    gateway: Gateway, guard: WriteGuard, settings: Settings, req: RunRequest, group: MergeGroup
+) -> tuple[str, str | None, int | None, str]:
+    """(our login, our App's slug, the check run opened on the merge group, a read problem).
+
+    The check run we open says which App we are (`<slug>[bot]`; GITHUB_TOKEN:
+    github-actions[bot]), as in the runner; only when it cannot (a personal token, which may
+    not write check runs; dry run) is `GET /user` asked."""
+    opened: list[CheckRunRef] = []
+    output = text.pending_output(group.pr)
+    name = settings.check_name
+
+    def open_check() -> None:
+        opened.append(gateway.create_check_run(name, group.head_sha, "in_progress", output))
+
+    try:
+        guard.write("create the check run on the merge group", open_check, check=True)
+    except GatewayError as exc:  # completing it later creates it instead
+        guard.log.warning(f"could not open the check run on the merge group: {exc}")
+    app = opened[0].app_slug if opened else None
+    check_id = opened[0].id if opened else None
+    if app:
+        return f"{app}[bot]", app, check_id, ""
+    try:
+        confirmed = gateway.whoami()
+    except GatewayError as exc:
+        return "(unknown)", None, check_id, f"could not read the token's identity: {exc}"
+    return confirmed or req.identity_hint or "(unknown)", None, check_id, ""
+
+
+def _report(
+    gateway: Gateway, guard: WriteGuard, run: MergeRun, check_id: int | None, url: str
+) -> list[str]:
+    """The commit status, then the completed check run, on the merge group's commit."""
+    d, sha, settings = run.decision, run.group.head_sha, run.settings
+    output = text.check_output(run.summary, d.gate, d.reason)
+    conclusion: Literal["success", "failure"] = d.state
+    errors: list[str] = []
+
+    def attempt(what: str, action: Callable[[], object], *, check: bool) -> None:
+        try:
+            guard.write(what, action, check=check)
+        except GatewayError as exc:
+            guard.log.error(f"could not {what}: {exc}")
+            errors.append(f"could not {what}: {exc}")
+
+    def complete() -> None:
+        if check_id is None:
+            gateway.create_check_run(settings.check_name, sha, "completed", output, conclusion)
+        else:
+            gateway.update_check_run(check_id, "completed", output, conclusion)
+
+    description = text.description(d.gate, d.reason)
+    attempt(
+        "set the commit status on the merge group",
+        lambda: set_status(gateway, sha, d.state, description, settings.status_context, url),
+        check=False,
+    )
+    attempt("complete the check run on the merge group", complete, check=True)
+    return errors
+
+
+def run_merge_group(req: RunRequest, group: MergeGroup, gateway: Gateway, log: Log) -> MergeRun:
+    """Reads, `decide`, then the status and check run on `group.head_sha`. Never the sticky."""
+    with log.group(
+        f"review-coordinator: merge group {group.head_sha[:7]} of {req.repo}#{group.pr}"
+    ):
+        settings, problem = _settings(req, gateway, group.base)
+        if settings.dry_run and not isinstance(gateway, DryRunGateway):
+            gateway = DryRunGateway(gateway, log, req.identity_hint or "(you)")
+        guard = WriteGuard(log)
+        login, app, check_id, who_problem = _identify(gateway, guard, settings, req, group)
+        if problem or who_problem:
+            evidence = Evidence(group, problem=problem or who_problem)
+        else:
+            log.info(f"identity: {login}")
+            evidence = _gather(gateway, req, group, settings, (login, app), log)
+        decision = decide(evidence)
+        pull = evidence.pull
+        sticky_url = evidence.sticky.html_url if evidence.sticky else ""
+        summary = text.report(
+            repo=req.repo,
+            pr=group.pr,
+            gate=decision.gate,
+            reason=decision.reason,
+            group_sha=group.head_sha,
+            pr_head=pull.head_sha if pull else group.pr_head,
+            verdict_url=sticky_url,
+            pull_url=pull.html_url if pull else "",
+        )
+        bad_config = problem.startswith(INVALID_CONFIG)
+        run = MergeRun(group, settings, evidence, decision, summary, bad_config=bad_config)
+        errors = _report(
+            gateway, guard, run, check_id, sticky_url or (pull.html_url if pull else "")
+        )
+        if errors:
+            run.decision = _no("; ".join(errors), "error")
+        if guard.read_only:
+            run.notes.append("the token cannot write: nothing was reported on the merge group")
+    return run
+
+
+OutputsFor = Callable[[Outcome, Mapping[str, object], str, str], dict[str, str]]
+
+
+def deliver(
+    run: MergeRun, req: RunRequest, env: Mapping[str, str], log: Log, outputs_for: OutputsFor
+) -> int:
+    """Job summary, verdict file and outputs of a merge_group run; the step's exit code.
+    (`outputs_for` is action.outputs_for, passed in: no import of the Action's entry here.)"""
+    d, ev = run.decision, run.evidence
+    head = ev.pull.head_sha if ev.pull else None
+    comment_url = ev.sticky.html_url if ev.sticky else ""
+    data: dict[str, object] = scrub(
+        {
+            "schema": 1,
+            "event": "merge_group",
+            "repo": req.repo,
+            "pr": run.group.pr,
+            "head_sha": head,
+            "merge_group": {"head_sha": run.group.head_sha, "head_ref": run.group.head_ref},
+            "gate": d.gate,
+            "gate_reason": d.reason,
+            "comment_url": comment_url,
+        }
+    )
+    append_summary(env.get("GITHUB_STEP_SUMMARY"), run.summary)
+    location = verdict_location(env, run.group.pr)
+    path = write_verdict_file(location, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    line = verdict_output(data, full_file=path)
+    outcome = Outcome(d.gate, d.reason, head_sha=head, comment_url=comment_url)
+    # A merge_group run judges no findings: the counts are not known here, not zero.
+    outputs = {
+        **outputs_for(outcome, data, path, line.text),
+        "critical-count": "",
+        "advisory-count": "",
+    }
+    write_outputs(env.get("GITHUB_OUTPUT"), outputs)
+    for note in run.notes:
+        log.warning(note)
+    if d.gate == "error":  # errors.py's table: 2 for a bad config file, else 3
+        return EXIT_USAGE if run.bad_config else EXIT_UNREADABLE
+    return EXIT_BLOCK if run.settings.fail_on_block and d.gate == "block" else EXIT_OK
+
+
+def run_action(
+    req: RunRequest,
+    group: MergeGroup,
+    gateway: Gateway,
+    env: Mapping[str, str],
+    log: Log,
+    outputs_for: OutputsFor,
+) -> int:
+    """The Action on `merge_group`: run, deliver, and the exit code (1 for gate error)."""
+    run = run_merge_group(req, group, gateway, log)
+    code = deliver(run, req, env, log, outputs_for)
+    d = run.decision
+    log.info(
+        f"merge group {group.head_sha[:7]}: {d.state} (gate {d.gate}) — {d.reason} "
+        f"({gateway.request_count} API requests)"
+    )
+    return code
