@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from reviewcoord.github.gateway import Gateway, StatusState
-from reviewcoord.limits import STATUS_DESCRIPTION_LIMIT as DESCRIPTION_LIMIT
 
 
 def set_status(
@@ -14,6 +13,6 @@ def set_status(
     context: str,
     target_url: str | None = None,
 ) -> None:
-    if len(description) > DESCRIPTION_LIMIT:
-        description = description[: DESCRIPTION_LIMIT - 1] + "…"
+    # `description` comes from render (status_description, pending_description,
+    # error_description, merge_group.description): the 140-character rule lives there.
     gateway.create_status(sha, state, description, context, target_url or None)

@@ -178,7 +178,7 @@ class CommitStatus:
         self._set(pub.head, state, render.status_description(pub.verdict), pub.comment_url or None)
 
     def fail(self, sha: str, problem: str) -> None:
-        self._set(sha, "error", f"error: {problem}")
+        self._set(sha, "error", render.error_description(problem))
 
     def close(self, old_sha: str, new_sha: str) -> None:
         # An older head's status must never come after a newer head's: left as it was.

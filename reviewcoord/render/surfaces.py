@@ -166,6 +166,13 @@ def status_description(verdict: Verdict) -> str:
     return safe.clip(f"{verdict.gate}: {reason}", STATUS_DESCRIPTION_LIMIT)
 
 
+def error_description(problem: str) -> str:
+    """The commit status when no trustworthy verdict could be made (≤ 140 characters)."""
+    return safe.clip(
+        f"error: {safe.clean(problem, STATUS_DESCRIPTION_LIMIT)}", STATUS_DESCRIPTION_LIMIT
+    )
+
+
 def pending_description(waiting_for: Sequence[str]) -> str:
     """The commit status while settling (≤ 140 characters): "waiting for codex, claude…"."""
     names = [name for name in (safe.clean(n, 60) for n in waiting_for) if name]
