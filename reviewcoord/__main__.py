@@ -2,4 +2,7 @@
 
 from reviewcoord.cli import main
 
-raise SystemExit(main())
+if (
+    __name__ == "__main__"
+):  # importing the package's modules (the image's bytecode step) runs nothing
+    raise SystemExit(main())
