@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import re
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -231,6 +232,11 @@ def test_on_request_hook_sees_answered_requests(gh: FakeGitHub, http: requests.S
     gh.on_request(hook)
     assert http.get(f"{gh.base_url}/repos/octo/app/pulls/7").json()["head"]["sha"] == SHA
     assert http.get(f"{gh.base_url}/repos/octo/app/pulls/7").json()["head"]["sha"] == "c" * 40
+    # The hook runs after the response is sent: the client may see the reply first.
+    for _ in range(200):
+        if len(seen) == 2:
+            break
+        time.sleep(0.01)
     assert seen == ["/repos/octo/app/pulls/7"] * 2
 
 
