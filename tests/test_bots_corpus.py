@@ -48,6 +48,10 @@ KIND_EXCEPTIONS = {
     # signal for that commit (`reviewed`), not a clean verdict and no longer in progress.
     "N3_codex_status_asic381_propened": "reviewed",
     "N3_codex_status_asic364_manual": "reviewed",
+    # The "Code Review by Qodo" comment whose three items are all resolved or dismissed: a done
+    # signal for the commit in its trailing HTML comment with no open findings (the corpus
+    # lists the closed items' titles and badge words, which are not findings).
+    "N3_qodo_cn35_3resolved": "reviewed",
 }
 
 # Corpus entries allowed to end up as a fallback finding (parse note), with the reason: none.

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 LEVELS = {"critical", "medium", "low"}
-BOTS = {"codex", "copilot", "cursor", "claude"}
+# The built-in bot keys of docs/interface.md §7.
+BOTS = {"codex", "copilot", "cursor", "claude", "coderabbit", "gemini", "greptile", "qodo"}
 ENDPOINTS = {"review", "review_comment", "issue_comment"}
 
 
