@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from reviewcoord.bots import bot_for_login, bot_keys, bot_pr_skip, parse_comment
+from reviewcoord.bots import bot_for_login, bot_keys, bot_pr_skip, display_name, parse_comment
 from reviewcoord.limits import MARKER as MARKER  # re-exported for its older importers
 from reviewcoord.model import (
     BotKey,
@@ -112,6 +112,29 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
     return out
 
 
+def _withdraw(
+    findings: list[Finding],
+    withdrawals: Sequence[tuple[BotKey, RawComment, int]],
+    notes: list[ParseNote],
+) -> list[Finding]:
+    """Drop the findings a bot withdrew itself (`ParsedComment.withdraws`: a reply of the same
+    bot, on the same endpoint, naming the comment it withdraws), each with a visible note."""
+    kept = findings
+    for bot, comment, target in withdrawals:
+        gone = [
+            f
+            for f in kept
+            if f.bot == bot and f.comment_id == target and f.endpoint == comment.endpoint
+        ]
+        if not gone:
+            continue
+        kept = [f for f in kept if f not in gone]
+        for f in gone:
+            note = f"finding withdrawn by {display_name(bot)} in its thread: {f.title}"
+            notes.append(ParseNote(bot=bot, url=comment.html_url or f.url, note=note))
+    return kept
+
+
 def _signal(parsed: ParsedComment) -> BotState | None:
     """The run state one on-head comment signals, if any."""
     if parsed.kind == "in_progress":
@@ -182,6 +205,7 @@ def ingest(
     unknown: set[str] = set()
     seen: dict[BotKey, int] = {}
     signals: dict[BotKey, list[_Signal]] = {}
+    withdrawals: list[tuple[BotKey, RawComment, int]] = []
     for comment in sorted(comments, key=lambda c: (c.endpoint, c.id)):
         if is_ours(comment, own_login):
             continue
@@ -193,6 +217,8 @@ def ingest(
         seen[bot] = seen.get(bot, 0) + 1
         parsed = parse_comment(bot, comment, table)
         findings.extend(parsed.findings)
+        if parsed.withdraws is not None:
+            withdrawals.append((bot, comment, parsed.withdraws))
         if parsed.parse_note:
             notes.append(ParseNote(bot=bot, url=comment.html_url, note=parsed.parse_note))
         state = _signal(parsed)
@@ -202,6 +228,7 @@ def ingest(
         signals.setdefault(bot, []).append(
             _Signal(state, when, comment.id, parsed.detail, comment.html_url)
         )
+    findings = _withdraw(findings, withdrawals, notes)
     states = {bot: bot_state(signals.get(bot, [])) for bot in bot_keys()}
     if pr_by_bot:
         for bot in bot_keys():

@@ -102,6 +102,9 @@ class ParsedComment(Frozen):
     # False for a comment we could not classify: its fallback finding is kept, but it never
     # makes the bot `reviewed` (an unknown wording may be a failure notice).
     review_signal: bool = True
+    # The id of an earlier comment of the same bot whose findings this one withdraws (Greptile
+    # "I'm withdrawing this finding" in its own thread): ingest drops them, with a parse note.
+    withdraws: int | None = None
 
 
 class BotStatus(Frozen):

@@ -52,6 +52,15 @@ KIND_EXCEPTIONS = {
     # signal for the commit in its trailing HTML comment with no open findings (the corpus
     # lists the closed items' titles and badge words, which are not findings).
     "N3_qodo_cn35_3resolved": "reviewed",
+    # Greptile's summary issue comment: its footer "Last reviewed commit: […](…/commit/<sha>)"
+    # is the done signal for that commit (`reviewed`), never a finding.
+    "U_greptile_summary": "reviewed",
+    "N3_grep_nvf5117_summary_h3": "reviewed",
+    "N3_grep_nvf5263_summary_h2": "reviewed",
+    # Gemini's "Summary of Changes" saying "I'm currently reviewing" is its working signal (it
+    # is never edited to say done); the `## Code Review` review that follows is the done signal.
+    "N3_gem_tflang106_summary_reviewing": "in_progress",
+    "N3_gem_tflang106_codereview": "reviewed",
 }
 
 # Corpus entries allowed to end up as a fallback finding (parse note), with the reason: none.

@@ -33,9 +33,11 @@ def run(
         ("claude[bot]", "claude"),
         ("claude", "claude"),
         ("CLAUDE[BOT]", "claude"),
-        ("greptile-apps[bot]", None),
+        ("greptile-apps[bot]", "greptile"),
+        ("greptile-apps", "greptile"),
         ("coderabbitai[bot]", None),
-        ("gemini-code-assist[bot]", None),
+        ("gemini-code-assist[bot]", "gemini"),
+        ("gemini-code-assist", "gemini"),
         ("someone", None),
     ],
 )
@@ -48,7 +50,8 @@ def test_greptile_p1_is_not_codex() -> None:
         '<a href="#"><img alt="P1" src="https://greptile-static-assets.s3.amazonaws.com/badges/'
         'p1.svg?v=9" align="top"></a> **Lock is never released**'
     )
-    assert bot_for_login("greptile-apps[bot]") is None
+    assert bot_for_login("greptile-apps[bot]") == "greptile"
+    assert run("greptile", body).findings[0].severity == "medium"  # Greptile P1, not Codex P1
     # Even under the Codex parser, a non-shields P1 image is no Codex badge.
     assert run("codex", body).parse_note is not None
 

@@ -1,0 +1,162 @@
+"""Greptile (`greptile-apps[bot]`): shapes are docs/bot-formats.md §13.
+
+A finding is one inline comment opening with a severity badge
+`<a href="#"><img alt="P1" src="…greptile…/badges/p1.svg…"></a>` and a title (bold or not).
+Further badges (`<img alt="security" …>`) are tags: they stay out of the title and are named at
+the start of the gist ("[security] …"). The line range, when the anchor lacks it, comes from the
+"Fix in Codex" deeplink, which URL-encodes `Path: …` and `Line: 255-256`. Review objects carry
+an empty body (noise); the summary issue comment is no finding: its footer's
+"Last reviewed commit: […](…/commit/<40hex>)" is the done signal for that commit (`reviewed`).
+A reply of Greptile's in its own thread that withdraws its finding ("I'm withdrawing this
+finding") is `noise` that `withdraws` the comment it replies to: ingest drops that comment's
+findings and says so in a parse note.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote
+
+from reviewcoord.bots.common import (
+    clean_body,
+    fallback_finding,
+    first_sentence,
+    found,
+    location,
+    make_finding,
+    noise,
+    plain_text,
+)
+from reviewcoord.bots.profile import BotProfile
+from reviewcoord.model import ParsedComment, RawComment
+
+KEY = "greptile"
+LOGINS: frozenset[str] = frozenset({"greptile-apps[bot]", "greptile-apps"})
+REREQUEST = "re-request with `@greptileai`"
+
+_IMG = re.compile(r"<img\b(?P<attrs>[^<>]{0,1000})>", re.I)
+_ALT = re.compile(r"""\balt=["'](?P<alt>[^"'<>]{1,60})["']""", re.I)
+_SEVERITY = re.compile(r"^P[0-3]$", re.I)
+# The badges' wrapper: `<a href="#">…</a>` around each image.
+_BADGE_RUN = re.compile(
+    r"^(?:[ \t]*(?:<a\b[^<>]{0,500}>)?[ \t]*<img\b[^<>]{0,1000}>[ \t]*(?:</a>)?)+", re.I
+)
+_DEEPLINK = re.compile(r"chatgpt\.com/codex/deeplink\?prompt=(?P<prompt>[^\s\"'<>)]{1,20000})")
+_PROMPT_PATH = re.compile(r"^Path:[ \t]*(?P<path>[^\n]{1,1000})$", re.M)
+_PROMPT_LINE = re.compile(
+    r"^Line:[ \t]*(?P<start>\d{1,7})(?:[ \t]*[-–][ \t]*(?P<end>\d{1,7}))?", re.M
+)
+_LAST_REVIEWED = re.compile(
+    r"Last reviewed commit:[ \t]*\[[^\]\n]{0,500}\]\(https?://[^)\s]{0,500}/commit/"
+    r"(?P<sha>[0-9a-fA-F]{40})\)",
+    re.I,
+)
+_SUMMARY = re.compile(
+    r"<!--[ \t]*greptile_summary[ \t]*-->|Greptile Summary|Confidence Score:[ \t]*\d", re.I
+)
+_WITHDRAW = re.compile(
+    r"\b(?:I['’]m|I am|I'll be|I will be)[ \t]+withdrawing[ \t]+(?:this|my|the)[ \t]+"
+    r"(?:finding|comment|concern)|\bwithdraw(?:ing)?[ \t]+(?:this|my|the)[ \t]+"
+    r"(?:finding|comment|concern)",
+    re.I,
+)
+
+
+def _badges(body: str) -> tuple[str | None, list[str], int]:
+    """(severity label, other badge alts, end of the badge run) of a body opening with badges."""
+    run = _BADGE_RUN.match(body)
+    if run is None:
+        return None, [], 0
+    severity: str | None = None
+    tags: list[str] = []
+    for img in _IMG.finditer(run.group(0)):
+        attrs = img.group("attrs")
+        alt = _ALT.search(attrs)
+        if alt is None or "greptile" not in attrs.casefold():
+            continue
+        label = alt.group("alt").strip()
+        if severity is None and _SEVERITY.match(label):
+            severity = label.upper()
+        else:
+            tags.append(label)
+    return severity, tags, run.end()
+
+
+def _deeplink_location(body: str) -> tuple[str | None, int | None, int | None]:
+    match = _DEEPLINK.search(body)
+    if match is None:
+        return None, None, None
+    prompt = unquote(match.group("prompt").replace("&amp;", "&").split("&", 1)[0])
+    path = _PROMPT_PATH.search(prompt)
+    line = _PROMPT_LINE.search(prompt)
+    if line is None:
+        return (path.group("path").strip() if path else None), None, None
+    end = line.group("end")
+    return (
+        path.group("path").strip() if path else None,
+        int(line.group("start")),
+        int(end) if end else None,
+    )
+
+
+def _finding(
+    comment: RawComment, body: str, severity: str, tags: list[str], at: int
+) -> ParsedComment:
+    rest = body[at:]
+    first, _, after = rest.lstrip(" \t").partition("\n")
+    title = plain_text(first) or first_sentence(after)
+    explanation = after if plain_text(first) else rest
+    gist = first_sentence(explanation)
+    if tags:
+        gist = " ".join(f"[{tag.casefold()}]" for tag in tags) + " " + gist
+    file, line, line_end = location(comment, *_deeplink_location(body))
+    finding = make_finding(
+        KEY,
+        comment,
+        title=title,
+        severity_raw=severity,
+        file=file,
+        line=line,
+        line_end=line_end,
+        gist=gist,
+    )
+    return found([finding], "greptile finding")
+
+
+def parse(comment: RawComment) -> ParsedComment:
+    body = clean_body(comment.body)
+    if not body.strip():
+        return noise("empty greptile review body")
+    stripped = body.lstrip()
+    severity, tags, at = _badges(stripped)
+    if severity is not None:
+        return _finding(comment, stripped, severity, tags, at)
+    last = _LAST_REVIEWED.search(body)
+    if _SUMMARY.search(body[:5000]) or last is not None:
+        if last is not None:
+            return ParsedComment(
+                kind="reviewed",
+                reason="greptile summary: last reviewed commit",
+                reviewed_commit=last.group("sha").lower(),
+            )
+        return noise("greptile summary")
+    if comment.in_reply_to_id is not None:
+        if _WITHDRAW.search(body[:5000]):
+            return ParsedComment(
+                kind="noise",
+                reason="greptile withdrew its finding",
+                withdraws=comment.in_reply_to_id,
+            )
+        return noise("greptile thread reply")
+    return fallback_finding(KEY, comment, "unrecognised greptile comment")
+
+
+PROFILE = BotProfile(
+    key=KEY,
+    display="Greptile",
+    logins=LOGINS,
+    parse=parse,
+    severity={"p0": "critical", "p1": "medium", "p2": "low", "p3": "low"},
+    pack="fast",
+    rerequest=REREQUEST,
+)
