@@ -51,7 +51,7 @@ def script(clock: FakeClock, timeline: list[tuple[float, Reading]]) -> Callable[
 def policy(mode: str = "fast", **kw: object) -> SettlePolicy:
     base: dict[str, object] = dict(
         mode=mode,
-        expected=list(bot_keys()),
+        expected=["codex", "copilot", "cursor", "claude"],  # the bots these readings script
         fast_pack=["claude", "copilot", "cursor"],
         slow_pack=["codex"],
         fast_timeout=180,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 LEVELS = {"critical", "medium", "low"}
-BOTS = {"codex", "copilot", "cursor", "claude"}
+BOTS = {"codex", "copilot", "cursor", "claude", "coderabbit"}
 ENDPOINTS = {"review", "review_comment", "issue_comment"}
 
 

@@ -12,13 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from reviewcoord.bots import claude, codex, copilot, cursor
+from reviewcoord.bots import claude, coderabbit, codex, copilot, cursor
 from reviewcoord.bots.common import fallback_finding
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.bots.registry import REGISTRY, Registry
 from reviewcoord.model import BotKey, Level, ParsedComment, RawComment
 
-BUILT_IN: tuple[BotProfile, ...] = (codex.PROFILE, copilot.PROFILE, cursor.PROFILE, claude.PROFILE)
+BUILT_IN: tuple[BotProfile, ...] = (
+    codex.PROFILE,
+    copilot.PROFILE,
+    cursor.PROFILE,
+    claude.PROFILE,
+    coderabbit.PROFILE,
+)
 for _profile in BUILT_IN:
     REGISTRY.register(_profile)
 
