@@ -32,7 +32,8 @@ KIND_MAP = {
     "wrapper": {"noise"},
     # Notices: an error or a usage limit is a failed run, a refusal by design a skipped one.
     "other": {"noise", "failed", "skipped"},
-    # Overviews are noise; those embedding suppressed low-confidence items are findings.
+    # Overviews are noise; those embedding findings (suppressed low-confidence items, CodeRabbit
+    # nitpick folds) are findings.
     "summary": {"noise", "finding"},
 }
 
@@ -172,7 +173,9 @@ def test_agrees_with_corpus_labels(entry: dict[str, Any]) -> None:
         return
     assert parsed.kind in KIND_MAP[entry["kind"]], f"{cid}: corpus {entry['kind']}"
     if entry["kind"] == "summary":
-        embeds = "suppressed" in entry["body"].casefold()
+        # Findings embedded in an overview: suppressed low-confidence items, or items that
+        # exist only in the body (CodeRabbit's nitpick folds), which the corpus then titles.
+        embeds = "suppressed" in entry["body"].casefold() or entry["title"] is not None
         assert (parsed.kind == "finding") == embeds, cid
     titles = as_list(entry["title"])
     if titles is not None:

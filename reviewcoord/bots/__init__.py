@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from reviewcoord.bots import claude, codex, copilot, cursor, gemini, greptile, qodo
+from reviewcoord.bots import claude, coderabbit, codex, copilot, cursor, gemini, greptile, qodo
 from reviewcoord.bots.common import fallback_finding
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.bots.registry import REGISTRY, Registry
@@ -23,6 +23,7 @@ BUILT_IN: tuple[BotProfile, ...] = (
     copilot.PROFILE,
     cursor.PROFILE,
     claude.PROFILE,
+    coderabbit.PROFILE,
     gemini.PROFILE,
     greptile.PROFILE,
     qodo.PROFILE,

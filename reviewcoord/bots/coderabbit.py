@@ -1,0 +1,263 @@
+"""CodeRabbit (`coderabbitai[bot]`): shapes are docs/bot-formats.md §11.
+
+A finding is one inline comment whose first line is the `_<type>_ | _<severity>_[ | _<effort>_]`
+header (or category first: `_🎯 …_ | _🟠 Major_ | …`), then `**Title.**`. A review body
+`**Actionable comments posted: N**` closes a round and carries findings with no thread: items
+`` `39-40`: **Title** `` under per-file `<summary>path (n)</summary>` groups of its
+`🧹 Nitpick comments` and `⚠️ Outside diff range comments` folds. The one summary/walkthrough
+issue comment, edited in place, carries every run state (in progress, reviewed, clean, skipped,
+failed, rate limited).
+"""
+
+from __future__ import annotations
+
+import re
+
+from reviewcoord.bots.common import (
+    clean_body,
+    failed,
+    fallback_finding,
+    first_line,
+    first_sentence,
+    found,
+    location,
+    make_finding,
+    noise,
+    plain_text,
+    skipped,
+    working,
+)
+from reviewcoord.bots.profile import BotProfile
+from reviewcoord.model import Finding, ParsedComment, RawComment
+
+KEY = "coderabbit"
+LOGINS: frozenset[str] = frozenset({"coderabbitai[bot]", "coderabbitai"})
+REREQUEST = "re-request with `@coderabbitai review`"
+
+# `_⚠️ Potential issue_ | _🟠 Major_ | _⚡ Quick win_`: two to five `_field_`s on one line.
+_HEADER = re.compile(
+    r"^[ \t]{0,3}_[^_\n]{1,80}_(?:[ \t]{0,4}\|[ \t]{0,4}_[^_\n]{1,80}_){1,4}[ \t]*$", re.M
+)
+_FIELD = re.compile(r"_(?P<field>[^_\n]{1,80})_")
+# The severity vocabulary, wherever the field stands (effort tags carry none of these words).
+_SEVERITY_WORD = re.compile(r"(?<![A-Za-z])(?:Critical|Major|Minor|Trivial)(?![A-Za-z])")
+_NITPICK_WORD = re.compile(r"(?<![A-Za-z])Nitpick(?![A-Za-z])")
+_TITLE = re.compile(r"^[ \t]{0,3}\*\*(?P<title>[^\n]{1,500}?)\*\*[ \t]*$", re.M)
+_LETTERS = re.compile(r"[^a-z]+")
+
+# Review body.
+_ACTIONABLE = re.compile(r"\*\*Actionable comments posted:[ \t]*\d{1,6}\*\*")
+_SUMMARY_TAG = re.compile(
+    r"<summary>(?P<text>[^<>\n]{1,500}?)(?:[ \t]\((?P<count>\d{1,6})\))?</summary>"
+)
+_ITEM = re.compile(
+    r"^[ \t>]{0,20}`(?P<start>\d{1,7})(?:[ \t]{0,2}[-–][ \t]{0,2}(?P<end>\d{1,7}))?`:[ \t]{0,4}"
+    r"\*\*(?P<title>[^\n]{1,500}?)\*\*",
+    re.M,
+)
+_PATH_START = re.compile(r"[A-Za-z0-9._/~@+-]")
+NITPICK_LABEL = "🧹 Nitpick"
+
+# Summary / walkthrough issue comment.
+_SUMMARIZE = "summarize by coderabbit.ai"
+_IN_PROGRESS = "review in progress by coderabbit.ai"
+_RANGE = re.compile(
+    r"Reviewing files that changed from the base of the PR and between[ \t]{1,4}`?"
+    r"(?P<base>[0-9a-fA-F]{7,40})`?[ \t]{1,4}and[ \t]{1,4}`?(?P<head>[0-9a-fA-F]{7,40})"
+)
+_NO_ACTIONABLE = re.compile(r"No actionable comments were generated", re.I)
+_SKIPPED = re.compile(r"Review skipped", re.I)
+_RATE_LIMITED = re.compile(r"rate limited by coderabbit\.ai|Review limit reached", re.I)
+_REVIEW_FAILED = re.compile(r"failure by coderabbit\.ai|\bReview failed\b", re.I)
+_HEAD_COMMIT_ID = re.compile(
+    r"headCommitId[\"'\\]{0,3}[ \t]{0,2}:[ \t]{0,2}[\"'\\]{0,3}(?P<sha>[0-9a-f]{40})"
+)
+_PAUSED = re.compile(r"review paused by coderabbit\.ai|Reviews paused", re.I)
+_REPLY = re.compile(r"auto-generated reply by CodeRabbit|Actions performed", re.I)
+_QUOTE_PREFIX = re.compile(r"^[ \t]{0,8}(?:>[ \t]{0,4}){0,8}(?:#{1,6}[ \t]{1,4})?", re.M)
+_HEAD_LIMIT = 4000
+
+
+def canonical_label(raw: str) -> str:
+    """`_🟠 Major_` → `major`, `🧹 Nitpick` → `nitpick`: the label's words only."""
+    return _LETTERS.sub(" ", raw.casefold()).strip()
+
+
+def _severity_field(text: str) -> str | None:
+    """The raw severity of a header line in `text`'s opening (`_🟠 Major_`), else None."""
+    header = _HEADER.search(text[:_HEAD_LIMIT])
+    if header is None:
+        return None
+    fields = [m.group(0) for m in _FIELD.finditer(header.group(0))]
+    for raw in fields:
+        if _SEVERITY_WORD.search(raw):
+            return raw
+    for raw in fields:  # no severity word: a `_🧹 Nitpick_` type alone is the label
+        if _NITPICK_WORD.search(raw):
+            return raw
+    return None
+
+
+def _inline(comment: RawComment, body: str) -> ParsedComment | None:
+    header = _HEADER.search(body[:_HEAD_LIMIT])
+    if header is None:
+        return None
+    rest = body[header.end() :]
+    title_match = _TITLE.search(rest[:_HEAD_LIMIT])
+    if title_match is not None:
+        title = title_match.group("title").strip()
+        explanation = rest[title_match.end() :]
+    else:
+        title = first_line(rest)
+        explanation = rest
+    file, line, line_end = location(comment)
+    finding = make_finding(
+        KEY,
+        comment,
+        title=title or first_line(body),
+        severity_raw=_severity_field(body),
+        file=file,
+        line=line,
+        line_end=line_end,
+        gist=first_sentence(explanation),
+    )
+    return found([finding], "coderabbit inline finding")
+
+
+def _section(text: str) -> str | None:
+    """The kind of fold a `<summary>` opens: "nitpick", "outside", another section ("other"),
+    or None for a per-file group (its text is the path)."""
+    if _PATH_START.match(text) and not text.casefold().endswith("comments"):
+        return None
+    folded = text.casefold()
+    if "nitpick comments" in folded:
+        return "nitpick"
+    if "outside diff range" in folded:
+        return "outside"
+    return "other"
+
+
+def _review_items(comment: RawComment, body: str) -> list[Finding]:
+    """The nitpick and outside-diff items of a review body, in order."""
+    tokens: list[tuple[int, int, re.Match[str], str]] = []
+    for tag in _SUMMARY_TAG.finditer(body):
+        tokens.append((tag.start(), tag.end(), tag, "summary"))
+    for item in _ITEM.finditer(body):
+        tokens.append((item.start(), item.end(), item, "item"))
+    tokens.sort(key=lambda token: token[0])
+    findings: list[Finding] = []
+    section: str | None = None
+    path: str | None = None
+    for index, (_start, end, match, what) in enumerate(tokens):
+        if what == "summary":
+            text = plain_text(match.group("text"))
+            kind = _section(text)
+            if kind is None:
+                path = text if section in ("nitpick", "outside") else None
+            else:
+                section, path = kind, None
+            continue
+        if section not in ("nitpick", "outside") or path is None:
+            continue
+        stop = tokens[index + 1][0] if index + 1 < len(tokens) else len(body)
+        text = body[end:stop]
+        start_line = int(match.group("start"))
+        end_raw = match.group("end")
+        line_end = int(end_raw) if end_raw and int(end_raw) > start_line else None
+        severity = NITPICK_LABEL if section == "nitpick" else _severity_field(text)
+        findings.append(
+            make_finding(
+                KEY,
+                comment,
+                title=match.group("title").strip(),
+                severity_raw=severity,
+                file=path,
+                line=start_line,
+                line_end=line_end,
+                gist=first_sentence(text),
+            )
+        )
+    return findings
+
+
+def _review(comment: RawComment, body: str) -> ParsedComment:
+    findings = _review_items(comment, body)
+    if findings:
+        return found(findings, "coderabbit review body items")
+    # The round's closing review: a done signal for its commit_id (ingest ties it to the head).
+    return ParsedComment(kind="reviewed", reason="coderabbit review posted")
+
+
+def _reason_after(body: str, at: int) -> str:
+    """The first sentence after a heading such as `## Review skipped` (quote marks dropped)."""
+    text = _QUOTE_PREFIX.sub("", body[at : at + 1000])
+    return first_sentence(text)
+
+
+def _summary(body: str) -> ParsedComment:
+    reviewed = _RANGE.search(body)
+    head = reviewed.group("head").lower() if reviewed else None
+    if _IN_PROGRESS in body:
+        # Still holds the previous round's walkthrough: presence of one is not "done".
+        return working("CodeRabbit is reviewing", "coderabbit review in progress", head)
+    limited = _RATE_LIMITED.search(body)
+    if limited or _REVIEW_FAILED.search(body):
+        commit = _HEAD_COMMIT_ID.search(body)
+        sha = commit.group("sha") if commit else None
+        if limited:
+            return failed("review limit reached", "coderabbit rate limited", sha)
+        return failed("review failed", "coderabbit review failed", sha)
+    if head is not None:
+        # A real review range wins over a "Review skipped" notice in the same comment.
+        if _NO_ACTIONABLE.search(body):
+            return ParsedComment(
+                kind="clean", reason="coderabbit no actionable comments", reviewed_commit=head
+            )
+        return ParsedComment(
+            kind="reviewed", reason="coderabbit review range", reviewed_commit=head
+        )
+    skip = _SKIPPED.search(body)
+    if skip:
+        why = _reason_after(body, skip.end()) or "CodeRabbit skipped the review"
+        return skipped(why, "coderabbit review skipped")
+    if _NO_ACTIONABLE.search(body):
+        return ParsedComment(kind="clean", reason="coderabbit no actionable comments")
+    if _PAUSED.search(body):
+        return skipped("reviews paused", "coderabbit reviews paused")
+    return noise("coderabbit walkthrough")
+
+
+def parse(comment: RawComment) -> ParsedComment:
+    body = clean_body(comment.body)
+    if not body.strip():
+        return noise("empty coderabbit comment")
+    if comment.endpoint == "review" and _ACTIONABLE.search(body[:_HEAD_LIMIT]):
+        return _review(comment, body)
+    if _SUMMARIZE in body or _IN_PROGRESS in body or _RATE_LIMITED.search(body[:_HEAD_LIMIT]):
+        return _summary(body)
+    inline = _inline(comment, body)
+    if inline is not None:
+        return inline
+    if comment.endpoint == "review" and _ITEM.search(body):
+        return _review(comment, body)
+    if comment.in_reply_to_id is not None or _REPLY.search(body):
+        return noise("coderabbit reply or notice")
+    return fallback_finding(KEY, comment, "unrecognised coderabbit comment")
+
+
+PROFILE = BotProfile(
+    key=KEY,
+    display="CodeRabbit",
+    logins=LOGINS,
+    parse=parse,
+    severity={
+        "critical": "critical",
+        "major": "medium",
+        "minor": "low",
+        "trivial": "low",
+        "nitpick": "low",
+    },
+    canonical_label=canonical_label,
+    pack="fast",
+    rerequest=REREQUEST,
+)
