@@ -15,17 +15,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from reviewcoord.bots import bot_keys, display_name
+from reviewcoord.bots import REGISTRY, bot_keys, display_name
 from reviewcoord.model import LEVEL_RANK, Finding, Group, Level, normalise_title
 
 DEFAULT_WINDOW = 5
 
 
 def spread(g: Group) -> str:
-    """`Cursor:High Severity · Copilot:medium (no label) · Codex:P3`: every member's own label."""
+    """`Cursor:High Severity · Copilot:medium (no label) · Codex:P3`: every member's own label,
+    as its profile shows it (`Gemini:high`, not the badge's image markup)."""
     parts = []
     for f in g.findings:
-        label = f.severity_raw if f.severity_raw else f"{f.severity} (no label)"
+        raw = f.severity_raw
+        label = REGISTRY.shown_label(f.bot, raw) if raw else f"{f.severity} (no label)"
         parts.append(f"{display_name(f.bot)}:{label}")
     return " · ".join(parts)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import subprocess
 import sys
@@ -23,14 +22,14 @@ from reviewcoord.config import Settings
 from reviewcoord.limits import MARKER
 from reviewcoord.model import BotStatus
 from reviewcoord.render.plain import RESET, STYLES, plain_text
+from tests import golden_support as golden
 from tests.render_scenarios import SCENARIOS
 
 ROOT = Path(__file__).resolve().parents[1]
-GOLDEN = Path(__file__).parent / "golden" / "plain"
-REGEN = os.environ.get("REVIEWCOORD_REGEN") == "1"
 EXAMPLES = {
     "pr-block": (12, ROOT / "examples/pr-block.json"),
     "pr-go": (34, ROOT / "examples/pr-go.json"),
+    "pr-mixed": (27, ROOT / "examples/pr-mixed.json"),
 }
 OUR_SGR = re.compile(
     "|".join(re.escape(f"\x1b[{code}m") for code in STYLES.values()) + "|" + re.escape(RESET)
@@ -45,14 +44,7 @@ class FakeTTY(io.StringIO):
 
 
 def assert_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if REGEN:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"missing golden {path}; run with REVIEWCOORD_REGEN=1"
-    assert text == path.read_text(encoding="utf-8"), (
-        f"{name} differs from its golden file; if intended, run with REVIEWCOORD_REGEN=1"
-    )
+    golden.assert_golden("plain", name, text)
 
 
 def replay(

@@ -121,3 +121,18 @@ def test_a_finding_need_not_come_from_a_pr_comment() -> None:
         seen=1,
     )
     assert entry.model_dump(by_alias=True)["ep"] == "code_scanning_alert"
+
+
+@pytest.mark.parametrize(
+    ("bot", "raw", "shown"),
+    [
+        ("gemini", "![high](https://www.gstatic.com/codereviewagent/high-priority.svg)", "high"),
+        ("coderabbit", "_🟠 Major_", "🟠 Major"),
+        ("cursor", "**High Severity**", "High Severity"),
+        ("codex", "P1", "P1"),
+        ("unknown-bot", "  odd  ", "odd"),
+        ("claude", "*" * 5 + "x" * 100, "x" * 40),
+    ],
+)
+def test_a_raw_label_is_shown_as_its_profile_reads_it(bot: str, raw: str, shown: str) -> None:
+    assert REGISTRY.shown_label(bot, raw) == shown

@@ -10,10 +10,8 @@ The scenarios (named Verdict values) are built in tests/render_scenarios.py.
 
 from __future__ import annotations
 
-import os
 import re
 import unicodedata
-from pathlib import Path
 
 import jinja2
 import pytest
@@ -37,11 +35,9 @@ from reviewcoord.render import (
     sticky_comment,
     templating,
 )
+from tests import golden_support as golden
 from tests.markdown_support import outside_code
 from tests.render_scenarios import SCENARIOS, oversized, source, verdict, vfinding
-
-GOLDEN = Path(__file__).parent / "golden" / "render"
-REGEN = os.environ.get("REVIEWCOORD_REGEN") == "1"
 
 # Every '<' the renderers may write themselves; anything else must have come from input.
 OUR_TAGS = re.compile(r"<(?:!-- review-coordinator-verdict -->|/?(?:details|summary|sub|code)>)")
@@ -49,15 +45,7 @@ INVISIBLE = ("\u202e", "\u200b", "\x00")
 
 
 def assert_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if REGEN:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8", newline="")
-        return
-    assert path.exists(), f"missing golden {path}; run with REVIEWCOORD_REGEN=1"
-    assert text == path.read_text(encoding="utf-8"), (
-        f"{name} differs from its golden file; if intended, run with REVIEWCOORD_REGEN=1"
-    )
+    golden.assert_golden("render", name, text)
 
 
 def assert_one_marker_first(body: str) -> None:

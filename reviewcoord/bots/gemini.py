@@ -136,6 +136,8 @@ PROFILE = BotProfile(
     parse=parse,
     severity={"critical": "critical", "high": "medium", "medium": "medium", "low": "low"},
     canonical_label=canonical_label,
+    # The badge's level word is what a reader of the spread needs, not its image markup.
+    shown_label=canonical_label,
     pack="fast",
     rerequest=REREQUEST,
 )

@@ -29,6 +29,17 @@ def plain_label(raw: str) -> str:
     return _SEVERITY_WORD.sub("", text)
 
 
+_EMPHASIS_EDGES = "*_` \t"
+SHOWN_LABEL_MAX = 40
+
+
+def plain_shown_label(raw: str) -> str:
+    """How a raw label is shown in a spread: as written, without the Markdown emphasis around
+    it (`_🔴 Critical_` → `🔴 Critical`, `**High Severity**` → `High Severity`)."""
+    shown = " ".join(raw.strip(_EMPHASIS_EDGES).split())
+    return shown[:SHOWN_LABEL_MAX] or raw.strip()[:SHOWN_LABEL_MAX]
+
+
 @dataclass(frozen=True)
 class BotProfile:
     key: str  # what users write in `expected-bots`: lowercase letters, digits, '-'
@@ -38,6 +49,9 @@ class BotProfile:
     # Canonical raw label → level (docs/severity.md); a label not in it, or none, is `medium`.
     severity: Mapping[str, Level] = field(default_factory=dict)
     canonical_label: Callable[[str], str] = plain_label
+    # The raw label as a person reads it in the spread (`Gemini:high`, not its badge markup);
+    # the verdict JSON keeps `severity_raw` exactly as written.
+    shown_label: Callable[[str], str] = plain_shown_label
     pack: Pack = "fast"
     rerequest: str = ""  # "re-request with `@codex review`"
     skips_bot_prs: str | None = None  # why it never reviews a PR opened by a bot, if it does not

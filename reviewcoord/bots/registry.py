@@ -68,6 +68,10 @@ class Registry:
         profile = self._profiles.get(bot)
         return profile.canonical_label(raw) if profile is not None else raw.strip().casefold()
 
+    def shown_label(self, bot: str, raw: str) -> str:
+        profile = self._profiles.get(bot)
+        return profile.shown_label(raw) if profile is not None else raw.strip()
+
     def level(
         self, bot: str, raw: str | None, table: Mapping[str, Mapping[str, Level]] | None = None
     ) -> Level:

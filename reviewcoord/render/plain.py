@@ -86,7 +86,15 @@ _ENV = Environment(
     lstrip_blocks=True,
     keep_trailing_newline=True,
 )
-_ENV.filters.update(text=_text, bot=_bot, bots=_bots, url=_url, sha=safe.short_sha, colour=_colour)
+_ENV.filters.update(
+    text=_text,
+    bot=_bot,
+    label=safe.shown_label,
+    bots=_bots,
+    url=_url,
+    sha=safe.short_sha,
+    colour=_colour,
+)
 _ENV.globals.update(location=_location)
 
 

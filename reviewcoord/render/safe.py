@@ -294,6 +294,16 @@ def bot(name: str | None) -> str:
     return md_text(name, 60) or "unknown"
 
 
+def shown_label(raw: str | None, bot_key: str) -> str:
+    """A source's raw label as its bot's profile shows it (not yet escaped)."""
+    return REGISTRY.shown_label(bot_key, raw) if raw else ""
+
+
+def label(raw: str | None, bot_key: str, limit: int = 60) -> str:
+    """`shown_label` as Markdown-safe text."""
+    return md_text(shown_label(raw, bot_key), limit)
+
+
 def bots(names: Iterable[str], limit: int = 20) -> str:
     """Comma list of `bot` names, at most `limit` of them, or "none"."""
     items = list(names)

@@ -27,6 +27,7 @@ _ENV.filters.update(
     code=safe.code,
     link=safe.link,
     bot=safe.bot,
+    label=safe.label,
     bots=safe.bots,
     logins=safe.logins,
     sha=safe.short_sha,
