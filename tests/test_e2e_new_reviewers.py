@@ -37,9 +37,7 @@ def verdict_of(run: Any) -> dict[str, Any]:
     return verdict
 
 
-def test_auto_expects_the_new_reviewers_seen_on_other_prs(
-    fake: FakeGitHub, tmp_path: Path
-) -> None:
+def test_auto_expects_the_new_reviewers_seen_on_other_prs(fake: FakeGitHub, tmp_path: Path) -> None:
     fake.add_review_comment(
         OTHER_PR,
         login=CODERABBIT,
