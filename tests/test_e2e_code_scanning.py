@@ -116,9 +116,13 @@ def test_a_high_alert_blocks_with_the_source_code_scanning(
         path="app/db.py",
         start_line=41,
     )
-    run = run_action(fake, tmp_path, inputs=INPUTS)
+    # Gemini never posts: settle polls until its full timeout; the alerts are read only after.
+    waits = {"expected-bots": "codex,copilot,cursor,claude,gemini", "settle": "full"}
+    run = run_action(fake, tmp_path, inputs={**waits, "full-timeout": "2"})
     verdict = verdict_of(run)
-    assert run.outputs["gate"] == "block"
+    assert run.outputs["gate"] == "block" and verdict["pending"] == ["gemini"]
+    polls = [r for r in fake.request_log() if r.method == "GET" and "/pulls/2/reviews" in r.path]
+    assert len(polls) >= 2 and len(alert_reads(fake)) == 1  # once per run, not per poll
     (finding,) = verdict["critical"]
     assert (finding["file"], finding["line"], finding["title"]) == (
         "app/db.py",
@@ -134,7 +138,6 @@ def test_a_high_alert_blocks_with_the_source_code_scanning(
     assert source["url"].endswith("/security/code-scanning/101")
     assert "code-scanning" not in verdict["expected_bots"] + verdict["settled_on"]
     assert fake.check_runs(HEAD)[-1]["conclusion"] == "failure"
-    assert len(alert_reads(fake)) == 1  # once per run, not on every poll
 
 
 def test_an_inline_comment_and_its_alert_are_one_finding(fake: FakeGitHub, tmp_path: Path) -> None:
