@@ -10,6 +10,8 @@
    until the verdict is published, for several poll intervals.
 4. Noop: a second run (a fresh process's gateway: no ETag cache) on a PR where nothing changed
    since the first: requests by endpoint, rate-limited, writes. Target ≤ 5, no writes.
+5. Code scanning (`code-scanning: true`): the alert reads of a run and of the noop after it.
+   Target: one request per 100 open alerts (at least 1), each.
 
 The clock is injected (no real waiting); the fake counts requests exactly as GitHub would
 (every response but 304 costs one).
@@ -90,17 +92,21 @@ def routes(fake: FakeGitHub, start: int = 0) -> Counter[str]:
     return counts
 
 
+def bench_request(inputs: dict[str, object]) -> RunRequest:
+    return RunRequest(
+        repo="octo/app",
+        pr=2,
+        inputs=inputs,
+        input_source="bench",
+        config_path=".github/review-coordinator.yml",
+    )
+
+
 def one_evaluation(comments: int) -> None:
     with FakeGitHub(rate_limit=100_000) as fake:
         reviews, inline, issue = populate(fake, comments)
         gateway = PyGithubGateway("octo/app", "app-token", base_url=fake.base_url, write_spacing=0)
-        request = RunRequest(
-            repo="octo/app",
-            pr=2,
-            inputs={"settle": "none", "expected-bots": "codex"},
-            input_source="bench",
-            config_path=".github/review-coordinator.yml",
-        )
+        request = bench_request({"settle": "none", "expected-bots": "codex"})
         outcome = evaluate(request, gateway, FakeClock(), Log(io.StringIO()))
         counts = routes(fake)
         lists = 1 + sum(math.ceil(n / 100) for n in (reviews, inline, issue))
@@ -285,6 +291,36 @@ def noop_cost(comments: int) -> None:
         )
 
 
+def code_scanning_cost(alerts: int) -> None:
+    """`code-scanning: true` on a 10-comment PR with `alerts` open alerts: the extra requests
+    of a publishing run and of the noop run after it (target: ⌈alerts / 100⌉ each, at least 1)."""
+    with FakeGitHub(rate_limit=100_000) as fake:
+        populate(fake, 10)
+        fake.set_file(".github/review-coordinator.yml", "main", "code-scanning: true\n")
+        fake.add_code_scanning_analysis(2)
+        for n in range(alerts):
+            fake.add_code_scanning_alert(
+                2, severity="note", path=f"src/m{n % 50}.py", start_line=n + 1
+            )
+        request = bench_request({"settle": "none", "expected-bots": "codex"})
+        target = max(1, math.ceil(alerts / 100))
+        print(f"\n## Code scanning, {alerts} open alerts (10 comments, code-scanning: true)")
+        for run in ("publishing run", "noop run"):
+            start = len(fake.request_log())
+            gateway = PyGithubGateway(
+                "octo/app", "app-token", base_url=fake.base_url, write_spacing=0
+            )
+            outcome = evaluate(request, gateway, FakeClock(), Log(io.StringIO()))
+            gateway.close()
+            counts = routes(fake, start)
+            reads = counts["GET /repos/octo/app/code-scanning/alerts"]
+            met = "met" if reads == target else "NOT met"
+            print(
+                f"  {run}: gate {outcome.gate}, {sum(counts.values())} requests, of which "
+                f"{reads} code-scanning/alerts (target {target}: {met})"
+            )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--comments", default="10,300,3000")
@@ -301,6 +337,8 @@ def main() -> None:
         noop_cost(n)
     for n in sizes:
         one_evaluation(n)
+    for n in [0, 150] if args.quick else [0, 1, 100, 250]:
+        code_scanning_cost(n)
     for n in sizes:
         idle_settle(n, args.mode, timeout, args.poll)
     delays(

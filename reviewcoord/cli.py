@@ -17,14 +17,18 @@ import argparse
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from reviewcoord import __version__
-from reviewcoord.bots import bot_keys
+from reviewcoord.bots import reviewer_keys
+from reviewcoord.bots.code_scanning import AlertRead, merge_ref
 from reviewcoord.config import DEFAULT_CONFIG_PATH, Settings, build_settings
 from reviewcoord.errors import EXIT_BLOCK, EXIT_INTERNAL, EXIT_OK, ReviewCoordError, UsageError
 from reviewcoord.model import BotKey
 from reviewcoord.normalize import merged_table
+
+if TYPE_CHECKING:
+    from reviewcoord.snapshot import Snapshot
 from reviewcoord.terminal import FORMATS, Parser, output_format, pr_number, print_verdict
 
 # The real defaults, from the Settings model (so --help cannot drift from them).
@@ -77,6 +81,13 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="BOTS",
         help="comma list of bots that must have reviewed the head before the gate may be go "
         "(default: none)",
+    )
+    judge.add_argument(
+        "--code-scanning",
+        action="store_true",
+        help="judge the PR's open code-scanning alerts; the gate is never go unless they were "
+        "read (a replay: the snapshot's code_scanning_alerts) (default: the config file's "
+        "code-scanning, else off; a replay judges any alerts its snapshot holds)",
     )
     out = p.add_argument_group("output")
     out.add_argument(
@@ -145,18 +156,30 @@ def _cli_inputs(args: argparse.Namespace) -> dict[str, object]:
         "poll-interval": args.poll_interval,
         "dry-run": True if args.dry_run else None,
         "fail-on-block": True if args.fail_on_block else None,
+        "code-scanning": True if args.code_scanning else None,
     }
 
 
 def expected_for_replay(settings: Settings, seen: Mapping[BotKey, int]) -> list[BotKey]:
     """`auto` in a replay = the known bots that wrote anything in the snapshot (every known bot
     if none: an empty expected set must never mean an instant `go`) plus any named explicitly, and
-    every `require-bots` bot."""
+    every `require-bots` bot. Reviewers only, as live (`resolve.resolve_expected`)."""
     named = {*settings.explicit_expected, *settings.require_bots}
     if not settings.auto_expected:
-        return [b for b in bot_keys() if b in named]
-    found = [b for b in bot_keys() if seen.get(b)] or list(bot_keys())
-    return [b for b in bot_keys() if b in found or b in named]
+        return [b for b in reviewer_keys() if b in named]
+    found = [b for b in reviewer_keys() if seen.get(b)] or list(reviewer_keys())
+    return [b for b in reviewer_keys() if b in found or b in named]
+
+
+def replayed_alerts(snap: Snapshot, settings: Settings) -> AlertRead | None:
+    """The snapshot's code-scanning alerts as if read live; with `--code-scanning` and none
+    saved, a failed read (the gate is never go on alerts nobody read)."""
+    ref = merge_ref(snap.pull.number)
+    if snap.code_scanning_alerts is not None:
+        return AlertRead(ref, alerts=snap.code_scanning_alerts)
+    if settings.code_scanning:
+        return AlertRead(ref, problem="the snapshot holds no code scanning alerts")
+    return None
 
 
 # Flags that only mean something against GitHub: with --replay they are an error, not ignored.
@@ -181,7 +204,7 @@ def _refuse_live_only(args: argparse.Namespace) -> None:
 
 def run_replay(args: argparse.Namespace, out: TextIO, env: Mapping[str, str] | None = None) -> int:
     from reviewcoord import snapshot
-    from reviewcoord.ingest import ingest
+    from reviewcoord.ingest import ingest, with_alerts
     from reviewcoord.pipeline import verdict_from
 
     _refuse_live_only(args)
@@ -191,12 +214,16 @@ def run_replay(args: argparse.Namespace, out: TextIO, env: Mapping[str, str] | N
     snap = snapshot.load(args.replay)
     if snap.pull.number != args.pr:
         raise UsageError(f"{args.replay}: the snapshot is PR {snap.pull.number}, not PR {args.pr}")
+    table = merged_table(settings.severity)
     ingested = ingest(
         snap.comments,
         head_sha=snap.pull.head_sha,
         pr_by_bot=snap.pull.author_type.casefold() == "bot",
-        table=merged_table(settings.severity),
+        table=table,
     )
+    alerts = replayed_alerts(snap, settings)
+    if alerts is not None:
+        ingested = with_alerts(ingested, alerts, table)
     verdict = verdict_from(
         ingested,
         repo=args.repo or snap.repo,
@@ -207,7 +234,7 @@ def run_replay(args: argparse.Namespace, out: TextIO, env: Mapping[str, str] | N
         expected=expected_for_replay(settings, ingested.seen),
         group_window=settings.group_window,
         severity_overrides=settings.severity,
-        required=settings.require_bots,
+        required=settings.required,
     )
     print_verdict(verdict, output_format(args.format, settings.format, out), out, env)
     return EXIT_BLOCK if settings.fail_on_block and verdict.gate == "block" else EXIT_OK

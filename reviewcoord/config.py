@@ -1,8 +1,8 @@
 """Settings: defaults < config file (base branch) < inputs set in the workflow or on the CLI.
 
 Keys are the input names of docs/interface.md §3 with hyphens (`fast-timeout`), plus `group-window`,
-`severity`, `fast-pack`, `slow-pack` (§7). Every error names where the value came from (the file
-or the input), the key, and what is allowed — never a silent default.
+`severity`, `fast-pack`, `slow-pack`, `code-scanning` (§7). Every error names where the value came
+from (the file or the input), the key, and what is allowed — never a silent default.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from reviewcoord.bots import REGISTRY, bot_keys, resolve_bot_name
+from reviewcoord.bots import REGISTRY, bot_keys, code_scanning, resolve_bot_name, reviewer_keys
 from reviewcoord.errors import ConfigError
 from reviewcoord.model import BotKey, Level, SettleMode
 
 DEFAULT_CONFIG_PATH = ".github/review-coordinator.yml"
+CODE_SCANNING: BotKey = code_scanning.KEY
 # Keys that describe one run, not a repository's policy: never read from the file.
 RUN_ONLY_KEYS = frozenset({"github-token", "pr", "repo", "config", "cycle"})
 MAX_CONFIG_BYTES = 64 * 1024
@@ -61,6 +62,15 @@ def _split(value: Any) -> Any:
     return value
 
 
+def _reviewer(bot: BotKey, item: str) -> BotKey:
+    """A bot settle may wait for; a source (code scanning) is switched on by its own key."""
+    if bot in reviewer_keys():
+        return bot
+    raise ValueError(
+        f"{item!r} is not a reviewer to wait for; set `{bot}: true` to judge its findings"
+    )
+
+
 def _bot_list(value: Any, *, allow_auto: bool) -> list[str]:
     items = _split(value)
     if not isinstance(items, list):
@@ -74,8 +84,9 @@ def _bot_list(value: Any, *, allow_auto: bool) -> list[str]:
             continue
         bot = resolve_bot_name(item)
         if bot is None:
-            allowed = ", ".join(bot_keys())
+            allowed = ", ".join(reviewer_keys())
             raise ValueError(f"unknown bot {item!r}; allowed: {allowed} (or their logins)")
+        bot = _reviewer(bot, item)
         if bot not in out:
             out.append(bot)
     return out
@@ -108,6 +119,8 @@ class Settings(BaseModel):
     slow_pack: list[BotKey] = Field(
         default_factory=lambda: sorted(REGISTRY.pack("slow")), alias="slow-pack"
     )
+    # Judge the PR's open code-scanning alerts; they must then be read for a `go` (§7).
+    code_scanning: bool = Field(False, alias="code-scanning")
     cycle: int | None = Field(None, ge=1, le=10_000)
     # Review cycles: block cycles after which convergence mode starts (0: never).
     convergence_after: int = Field(2, alias="convergence-after", ge=0, le=1000)
@@ -133,7 +146,7 @@ class Settings(BaseModel):
             raise ValueError("must be a whole number, not true/false")
         return value
 
-    @field_validator("merge_patience", "dry_run", "fail_on_block", mode="before")
+    @field_validator("merge_patience", "dry_run", "fail_on_block", "code_scanning", mode="before")
     @classmethod
     def _bool(cls, value: Any) -> Any:
         # Action inputs are strings; accept GitHub's spellings, nothing vague.
@@ -168,6 +181,12 @@ class Settings(BaseModel):
     @property
     def explicit_expected(self) -> list[BotKey]:
         return [b for b in bot_keys() if b in self.expected_bots]
+
+    @property
+    def required(self) -> list[BotKey]:
+        """What must have reviewed the head for a `go`: the `require-bots`, and the
+        code-scanning source when `code-scanning` is on (its alerts read completely)."""
+        return [*self.require_bots, *([CODE_SCANNING] if self.code_scanning else [])]
 
 
 def _describe(error: dict[str, Any]) -> tuple[str, str]:

@@ -113,8 +113,9 @@ class Cycles:
         self._pr_files: frozenset[str] | None = None
         self.notes: list[str] = []
 
-    def fingerprint(self, comments: Sequence[RawComment]) -> str:
-        return fingerprint(comments, self.own_login, self.settings.model_dump_json())
+    def fingerprint(self, comments: Sequence[RawComment], alerts: str = "") -> str:
+        """`alerts`: the digest of the run's code-scanning read, when it made one."""
+        return fingerprint(comments, self.own_login, self.settings.model_dump_json() + alerts)
 
     def recorded_expected(self, head_sha: str) -> list[BotKey] | None:
         """The expected bots the record resolved for this head, if it is the recorded one."""
@@ -123,16 +124,17 @@ class Cycles:
             return None
         return list(rec.expected)
 
-    def is_noop(self, reading: Reading) -> bool:
+    def is_noop(self, reading: Reading, alerts: Callable[[], str] = lambda: "") -> bool:
         """The head is the last reviewed one, nothing changed since, and the last run finished
-        publishing (its sticky is not marked stale and its check run completed on this head)."""
+        publishing (its sticky is not marked stale and its check run completed on this head).
+        `alerts` reads the code-scanning alerts (their digest), only once the head matches."""
         from reviewcoord.render import STALE_PREFIX
 
         rec, sticky = self.record, self.sticky
         head = reading.pull.head_sha
         if rec is None or sticky is None or rec.last_head != head:
             return False
-        if rec.fingerprint != self.fingerprint(reading.comments):
+        if rec.fingerprint != self.fingerprint(reading.comments, alerts()):
             return False
         if STALE_PREFIX in sticky.body:
             self.log.info("the last verdict is marked stale: judging again")
@@ -171,9 +173,11 @@ class Cycles:
             self._permissions[login] = self.gateway.get_permission(login)
         return self._permissions[login]
 
-    def context(self, head_sha: str, comments: Sequence[RawComment]) -> CycleContext:
+    def context(
+        self, head_sha: str, comments: Sequence[RawComment], alerts: str = ""
+    ) -> CycleContext:
         cached = self._contexts.get(head_sha)
-        fp = self.fingerprint(comments)
+        fp = self.fingerprint(comments, alerts)
         if cached is not None:
             return CycleContext(**{**cached.__dict__, "fingerprint": fp})
         rec = self.record

@@ -45,10 +45,14 @@ class GatewayError(ReviewCoordError):
 
     exit_code = EXIT_UNREADABLE
 
-    def __init__(self, message: str, *, endpoint: str = "", status: int | None = None) -> None:
+    def __init__(
+        self, message: str, *, endpoint: str = "", status: int | None = None, detail: str = ""
+    ) -> None:
         super().__init__(message)
         self.endpoint = endpoint
         self.status = status
+        # GitHub's own `message` for an error answer ("no analysis found"), when it gave one.
+        self.detail = detail
 
 
 class WriteForbidden(GatewayError):

@@ -21,10 +21,20 @@ comment we could not classify signals nothing: its finding is kept, the bot is n
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
-from reviewcoord.bots import bot_for_login, bot_keys, bot_pr_skip, display_name, parse_comment
+from reviewcoord.bots import (
+    REGISTRY,
+    bot_for_login,
+    bot_keys,
+    bot_pr_skip,
+    code_scanning,
+    display_name,
+    parse_comment,
+    reviewer_keys,
+)
+from reviewcoord.bots.code_scanning import AlertRead
 from reviewcoord.limits import MARKER as MARKER  # re-exported for its older importers
 from reviewcoord.model import (
     BotKey,
@@ -245,16 +255,62 @@ def ingest(
 
 
 def settled_and_pending(
-    bots: Mapping[BotKey, BotStatus], expected: Sequence[BotKey]
+    bots: Mapping[BotKey, BotStatus], expected: Sequence[BotKey], required: Sequence[BotKey] = ()
 ) -> tuple[list[str], list[str], list[str]]:
-    """settled_on = bots that reviewed the head (expected or not); pending = expected and
-    not_seen or working; unreviewed = expected and failed or skipped (interface §5)."""
+    """settled_on = reviewers that reviewed the head (expected or not); pending = expected
+    reviewers not_seen or working; unreviewed = expected or required and failed or skipped
+    (interface §5). A source (code scanning) is read, never waited for: never settled or
+    pending, but unreviewed when it is required and could not be read."""
     states = {bot: status.state for bot, status in bots.items()}
-    settled: list[str] = [b for b in bot_keys() if states.get(b) == "reviewed"]
+    settled: list[str] = [b for b in reviewer_keys() if states.get(b) == "reviewed"]
     pending: list[str] = [
-        b for b in bot_keys() if b in expected and states.get(b, "not_seen") in PENDING_STATES
+        b for b in reviewer_keys() if b in expected and states.get(b, "not_seen") in PENDING_STATES
     ]
+    owed = {*expected, *required}
     unreviewed: list[str] = [
-        b for b in bot_keys() if b in expected and states.get(b) in ("failed", "skipped")
+        b for b in bot_keys() if b in owed and states.get(b) in ("failed", "skipped")
     ]
     return settled, pending, unreviewed
+
+
+def with_alerts(
+    ingested: Ingested, read: AlertRead, table: Mapping[str, Mapping[str, Level]] | None = None
+) -> Ingested:
+    """The reading with the PR's code-scanning alerts judged (reviewcoord/bots/code_scanning.py).
+
+    Read completely: each open alert is a finding at its own level, and replaces the inline
+    comment GitHub posted for it (same alert number: one finding, not two); an inline comment
+    whose alert is not open any more (fixed, dismissed) is dropped. The source is `reviewed`.
+    Not read: the inline comments stay (`medium`: their bodies carry no level), the source is
+    `failed` with the reason, and a parse note says so."""
+    key = code_scanning.KEY
+
+    def is_alert_comment(f: Finding) -> bool:
+        return f.bot == key and f.native_id is not None
+
+    inline = [f for f in ingested.findings if is_alert_comment(f)]
+    if not read.complete:
+        stays = "; its inline alert comments stay medium findings" if inline else ""
+        note = ParseNote(bot=key, url="", note=f"{read.problem}{stays}")
+        return replace(
+            ingested,
+            bots={**ingested.bots, key: BotStatus(state="failed", detail=read.problem)},
+            parse_notes=[*ingested.parse_notes, note],
+        )
+    alerts, notes = code_scanning.alert_findings(read.alerts or ())
+    kept = [f for f in ingested.findings if not is_alert_comment(f)]
+    open_ids = {f.native_id for f in alerts}
+    notes += [
+        ParseNote(bot=key, url=f.url, note=f"alert {f.native_id} is no longer open: {f.title}")
+        for f in inline
+        if f.native_id not in open_ids
+    ]
+    count = len(alerts)
+    detail = f"{count} open alert{'' if count == 1 else 's'} on {read.ref}"
+    return replace(
+        ingested,
+        findings=_dedupe([*kept, *REGISTRY.levelled(alerts, table)]),
+        bots={**ingested.bots, key: BotStatus(state="reviewed", detail=detail)},
+        parse_notes=sorted([*ingested.parse_notes, *notes], key=lambda n: (n.bot, n.url, n.note)),
+        seen={**ingested.seen, key: ingested.seen.get(key, 0) + count},
+    )

@@ -8,11 +8,19 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from reviewcoord.actions_io import Log
+from reviewcoord.bots.code_scanning import unreadable
 from reviewcoord.config import DEFAULT_CONFIG_PATH
-from reviewcoord.errors import EXIT_BLOCK, EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, UsageError
+from reviewcoord.errors import (
+    EXIT_BLOCK,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    EXIT_USAGE,
+    GatewayError,
+    UsageError,
+)
 from reviewcoord.runner import RunRequest, evaluate
 from reviewcoord.settle import SystemClock
 from reviewcoord.terminal import Parser, output_format, pr_number, print_verdict
@@ -105,6 +113,11 @@ def run_snapshot(argv: Sequence[str], env: Mapping[str, str], out: TextIO) -> in
         *gateway.list_review_comments(args.pr),
         *gateway.list_issue_comments(args.pr),
     ]
-    json.dump(dump(repo, pull, comments), out, indent=2, ensure_ascii=False)
+    try:
+        alerts: list[Any] | None = list(gateway.list_code_scanning_alerts(args.pr))
+    except GatewayError as exc:  # optional in a snapshot: saved when readable
+        print(f"reviewcoord: code scanning alerts not saved: {unreadable(exc)}", file=sys.stderr)
+        alerts = None
+    json.dump(dump(repo, pull, comments, alerts), out, indent=2, ensure_ascii=False)
     out.write("\n")
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from reviewcoord.bots import is_source
 from reviewcoord.group import spread
 from reviewcoord.model import LEVEL_RANK, BotStatus, Gate, Group, Source, VerdictFinding
 
@@ -72,7 +73,10 @@ def _plural(n: int, word: str) -> str:
 
 def unreviewed_reason(bot: str, status: BotStatus, head_sha: str) -> str:
     """`require-bots`: why a required bot blocks ("codex has not reviewed 9f1c2e4: failed —
-    usage limit reached")."""
+    usage limit reached"). A required source that could not be read (code scanning) says
+    why in its own words, which name the fix."""
+    if is_source(bot) and status.state == "failed" and status.detail:
+        return status.detail
     what = {
         "not_seen": "nothing posted yet",
         "working": "still working",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from reviewcoord.actions_io import Log
-from reviewcoord.bots import bot_for_login, bot_keys
+from reviewcoord.bots import bot_for_login, reviewer_keys
 from reviewcoord.config import Settings, build_settings, parse_config_file
 from reviewcoord.github.gateway import Gateway, PullInfo
 from reviewcoord.model import BotKey
@@ -38,7 +38,7 @@ def resolve_expected(
 ) -> list[BotKey]:
     """`auto`: the known bots seen in the repository's recent comments or on this PR, plus any
     named; every known bot when none was ever seen (an empty set must never mean an instant
-    `go`).
+    `go`). Reviewers only: a source (code scanning) is read, never expected or waited for.
     (The repository-wide lists hold inline and conversation comments, not review bodies, so a
     bot that only ever left clean reviews is found through this PR's own reviews.)
     `recorded`: the set the last run resolved for this same head (our history record): kept,
@@ -50,7 +50,7 @@ def resolve_expected(
         log.info(f"expected-bots auto: as resolved for this head: {', '.join(sorted(expected))}")
     elif settings.auto_expected:
         found = set(on_this_pr)
-        if not set(bot_keys()) <= found:
+        if not set(reviewer_keys()) <= found:
             seen = {bot_for_login(login) for login, _type in gateway.recent_comment_authors()}
             found |= {b for b in seen if b is not None}
         if found:
@@ -60,11 +60,11 @@ def resolve_expected(
         elif not expected:
             log.notice(
                 "expected-bots auto: no known AI reviewer has commented on this repository "
-                f"recently; expecting every known bot ({', '.join(bot_keys())})"
+                f"recently; expecting every known bot ({', '.join(reviewer_keys())})"
             )
-            found = set(bot_keys())
+            found = set(reviewer_keys())
         expected |= found
-    return [b for b in bot_keys() if b in expected]
+    return [b for b in reviewer_keys() if b in expected]
 
 
 def identity(

@@ -10,18 +10,19 @@ Fail closed: if any read is incomplete or the config is invalid, the gate is `er
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 
 from reviewcoord.actions_io import Log
-from reviewcoord.config import Settings
+from reviewcoord.bots.code_scanning import AlertRead, merge_ref, unreadable
+from reviewcoord.config import CODE_SCANNING, Settings
 from reviewcoord.cycles import ACTIONS_BOT, Cycles, recorded_time
 from reviewcoord.errors import ConfigError, GatewayError
 from reviewcoord.github.dry_run import DryRunGateway
 from reviewcoord.github.gateway import Gateway, PullInfo
-from reviewcoord.ingest import ingest
+from reviewcoord.ingest import ingest, with_alerts
 from reviewcoord.judgement import Judgement, JudgeSettings, Subject, judge, would_go
 from reviewcoord.model import BotKey, RawComment, SettleMode, Verdict
 from reviewcoord.normalize import merged_table
@@ -89,6 +90,7 @@ class _Evaluation:
         self.surfaces = Surfaces.build(run, self.check_runs)
         self.cycles: Cycles | None = None
         self.expected: list[BotKey] = []
+        self.alert_reads: dict[str, AlertRead] = {}  # head → its code-scanning read
 
     # --- reads -----------------------------------------------------------------------------
 
@@ -114,6 +116,46 @@ class _Evaluation:
             table=self.table,
         )
         return Reading(pull=pull, comments=comments, ingested=ingested)
+
+    def with_alerts(self, reading: Reading) -> Reading:
+        """The reading with the PR's code-scanning alerts judged, when `code-scanning` is on or
+        GitHub's code scanning commented on the PR (its inline comments carry no level: the
+        alert does). Read once per head, right before the judgement that is published: never
+        on a settle poll, since code scanning is not waited for."""
+        if not self.code_scanning_in_play(reading):
+            return reading
+        head = reading.pull.head_sha
+        if head not in self.alert_reads:
+            self.alert_reads[head] = self.read_alerts()
+        judged = with_alerts(reading.ingested, self.alert_reads[head], self.table)
+        return replace(reading, ingested=judged)
+
+    def code_scanning_in_play(self, reading: Reading) -> bool:
+        return self.settings.code_scanning or bool(reading.ingested.seen.get(CODE_SCANNING))
+
+    def alerts_digest(self, first: Reading) -> Callable[[], str]:
+        """For the noop check: the digest of this head's alerts, read when asked (the head is
+        the recorded one), so that a dismissed alert is judged again, not skipped."""
+
+        def digest() -> str:
+            if not self.code_scanning_in_play(first):
+                return ""
+            self.alert_reads[first.pull.head_sha] = self.read_alerts()
+            return self.alert_reads[first.pull.head_sha].digest()
+
+        return digest
+
+    def read_alerts(self) -> AlertRead:
+        ref = merge_ref(self.req.pr)
+        try:
+            alerts = self.gateway.list_code_scanning_alerts(self.req.pr)
+        except GatewayError as exc:
+            problem = unreadable(exc)
+            # Required, it blocks the gate (the reason says so); otherwise it is only a note.
+            (self.log.warning if self.settings.code_scanning else self.log.notice)(problem)
+            return AlertRead(ref, problem=problem)
+        self.log.info(f"code scanning: {len(alerts)} open alerts on {ref}")
+        return AlertRead(ref, alerts=alerts)
 
     def load_cycles(self, pr_author: str) -> Cycles:
         self.cycles = Cycles(
@@ -166,9 +208,11 @@ class _Evaluation:
         settings = JudgeSettings(
             group_window=self.settings.group_window,
             severity_overrides=self.settings.severity,
-            required=self.settings.require_bots,
+            required=self.settings.required,
         )
-        judgement = judge(subject, self.cycles.context(head, reading.comments), settings)
+        read = self.alert_reads.get(head)
+        context = self.cycles.context(head, reading.comments, read.digest() if read else "")
+        judgement = judge(subject, context, settings)
         # The head's commit time and the resolved expected bots let a later noop skip those reads;
         # the pending and unreviewed bots let `reviewcoord status` list them without re-judging.
         record = judgement.record.model_copy(
@@ -242,7 +286,7 @@ class _Evaluation:
         shown, never gating: not read for a noop."""
         assert self.cycles is not None
         self.cycles.skip_threads()
-        verdict = self.judge(first).verdict
+        verdict = self.judge(self.with_alerts(first)).verdict
         sha = first.pull.head_sha
         self.log.notice(
             f"nothing new since {sha[:7]}: the head is the last reviewed one and no comment "
@@ -306,8 +350,10 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
         try:
             first = run.begin(pull)
             assert run.cycles is not None
-            if run.cycles.is_noop(first):
+            if run.cycles.is_noop(first, run.alerts_digest(first)):
                 return run.noop(first)
+            # Not a noop: the alerts are read again after settle, for the head then judged.
+            run.alert_reads.clear()
             log.info(
                 f"identity: {run.own_login or 'unknown'}; expected bots: {', '.join(run.expected)}"
             )
@@ -362,6 +408,7 @@ def _publish(run: _Evaluation, settled: Settled, started: str) -> tuple[Outcome,
         # The old head's check run must not stay in_progress forever.
         run.surfaces.close(started, head)
         run.surfaces.open(head, run.expected)
+    reading = run.with_alerts(reading)
     judgement = run.judge(reading, settled.mode)
     verdict = judgement.verdict
     notes = list(settled.log)

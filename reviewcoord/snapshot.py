@@ -2,7 +2,9 @@
 
     {"repo": "owner/name", "pull": <GET pulls/N>, "reviews": [...],
      "issue_comments": [...], "review_comments": [...]}
-     (+ optional "reactions", "check_runs": accepted, not read yet)
+     (+ optional "code_scanning_alerts": [...], the PR's open alerts as
+     `GET code-scanning/alerts` lists them, judged by --replay as if read live;
+     + optional "reactions", "check_runs": accepted, not read yet)
 
 `load` turns untrusted JSON into our models or raises SnapshotError with one clear line;
 `dump` writes what `reviewcoord snapshot` saves from a live PR, so it round-trips through
@@ -27,12 +29,16 @@ LISTS: dict[str, Endpoint] = {
     "issue_comments": "issue_comment",
 }
 
+ALERTS = "code_scanning_alerts"
+
 
 @dataclass(frozen=True)
 class Snapshot:
     repo: str
     pull: PullInfo
     comments: list[RawComment]
+    # GitHub's alert JSON, untrusted (bots/code_scanning.py judges each item); None: not saved.
+    code_scanning_alerts: list[Any] | None = None
 
 
 def parse(data: Any, *, source: str = "snapshot") -> Snapshot:
@@ -59,7 +65,10 @@ def parse(data: Any, *, source: str = "snapshot") -> Snapshot:
                 comments.append(raw_comment(endpoint, item))
             except ValueError as exc:
                 raise SnapshotError(f"{source}: '{key}[{index}]': {exc}") from None
-    return Snapshot(repo=repo, pull=pull, comments=comments)
+    alerts = data.get(ALERTS)
+    if alerts is not None and not isinstance(alerts, list):
+        raise SnapshotError(f"{source}: '{ALERTS}' must be a list")
+    return Snapshot(repo=repo, pull=pull, comments=comments, code_scanning_alerts=alerts)
 
 
 def load(path: str | Path) -> Snapshot:
@@ -126,8 +135,12 @@ def pull_to_rest(p: PullInfo) -> dict[str, Any]:
     }
 
 
-def dump(repo: str, pull: PullInfo, comments: list[RawComment]) -> dict[str, Any]:
+def dump(
+    repo: str, pull: PullInfo, comments: list[RawComment], alerts: list[Any] | None = None
+) -> dict[str, Any]:
     data: dict[str, Any] = {"repo": repo, "pull": pull_to_rest(pull)}
     for key, endpoint in LISTS.items():
         data[key] = [comment_to_rest(c) for c in comments if c.endpoint == endpoint]
+    if alerts is not None:
+        data[ALERTS] = alerts  # kept in GitHub's own shape, as read
     return data

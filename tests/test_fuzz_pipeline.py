@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reviewcoord import render, snapshot
-from reviewcoord.bots import bot_keys
+from reviewcoord.bots import reviewer_keys
 from reviewcoord.errors import SnapshotError
 from reviewcoord.ingest import ingest
 from reviewcoord.pipeline import verdict_from
@@ -204,7 +204,7 @@ def assert_sticky_safe(body: str) -> None:
 )
 @given(
     data=snapshots(),
-    expected=st.lists(st.sampled_from(bot_keys()), min_size=1, max_size=4, unique=True),
+    expected=st.lists(st.sampled_from(reviewer_keys()), min_size=1, max_size=4, unique=True),
     window=st.integers(0, 50),
 )
 def test_random_snapshots_through_the_whole_pipeline(

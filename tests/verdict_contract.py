@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 LEVELS = {"critical", "medium", "low"}
-# The built-in bot keys of docs/interface.md §7.
-BOTS = {"codex", "copilot", "cursor", "claude", "coderabbit", "gemini", "greptile", "qodo"}
-ENDPOINTS = {"review", "review_comment", "issue_comment"}
+# The built-in bot keys of docs/interface.md §7, and the one source (read, never waited for).
+REVIEWERS = {"codex", "copilot", "cursor", "claude", "coderabbit", "gemini", "greptile", "qodo"}
+SOURCES = {"code-scanning"}
+BOTS = REVIEWERS | SOURCES
+ENDPOINTS = {"review", "review_comment", "issue_comment", "code_scanning_alert"}
 
 
 def _finding(f: Any) -> None:
@@ -41,7 +43,7 @@ def check_verdict(v: Any) -> None:
     assert isinstance(v["cycle"], int) and v["cycle"] >= 1
     assert v["settle"] in {"fast", "full", "none"}
     for key in ("settled_on", "pending"):
-        assert isinstance(v[key], list) and set(v[key]) <= BOTS
+        assert isinstance(v[key], list) and set(v[key]) <= REVIEWERS
     assert isinstance(v["unknown_bots"], list)
     for f in v["critical"]:
         _finding(f)
@@ -55,13 +57,17 @@ def check_verdict(v: Any) -> None:
         assert status["state"] in states, bot
         assert isinstance(status["detail"], str) and isinstance(status["url"], str)
     if v["bots"]:  # (hand-built render scenarios carry no states)
-        assert set(v["expected_bots"]) <= set(v["bots"])
-        assert v["settled_on"] == [b for b, s in v["bots"].items() if s["state"] == "reviewed"]
+        assert set(v["expected_bots"]) <= set(v["bots"]) & REVIEWERS
+        assert set(v["required_bots"]) <= set(v["bots"])
+        assert v["settled_on"] == [
+            b for b, s in v["bots"].items() if s["state"] == "reviewed" and b in REVIEWERS
+        ]
         assert set(v["pending"]) == {
             b for b in v["expected_bots"] if v["bots"][b]["state"] in ("not_seen", "working")
         }
+        owed = set(v["expected_bots"]) | set(v["required_bots"])
         assert set(v["unreviewed"]) == {
-            b for b in v["expected_bots"] if v["bots"][b]["state"] in ("failed", "skipped")
+            b for b in owed if v["bots"][b]["state"] in ("failed", "skipped")
         }
     missing = [b for b in v["required_bots"] if v["bots"].get(b, {}).get("state") != "reviewed"]
     assert v["gate"] in {"block", "go"}

@@ -12,7 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from reviewcoord.bots import claude, coderabbit, codex, copilot, cursor, gemini, greptile, qodo
+from reviewcoord.bots import (
+    claude,
+    code_scanning,
+    coderabbit,
+    codex,
+    copilot,
+    cursor,
+    gemini,
+    greptile,
+    qodo,
+)
 from reviewcoord.bots.common import fallback_finding
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.bots.registry import REGISTRY, Registry
@@ -27,6 +37,7 @@ BUILT_IN: tuple[BotProfile, ...] = (
     gemini.PROFILE,
     greptile.PROFILE,
     qodo.PROFILE,
+    code_scanning.PROFILE,  # a source, not a reviewer (pack `none`): last
 )
 for _profile in BUILT_IN:
     REGISTRY.register(_profile)
@@ -39,15 +50,29 @@ __all__ = [
     "bot_keys",
     "bot_pr_skip",
     "display_name",
+    "is_source",
     "parse_comment",
     "rerequest_hint",
     "resolve_bot_name",
+    "reviewer_keys",
 ]
 
 
 def bot_keys() -> tuple[BotKey, ...]:
     """Every known bot key, in display order."""
     return REGISTRY.keys()
+
+
+def reviewer_keys() -> tuple[BotKey, ...]:
+    """The known bots settle waits for and `expected-bots` names: every key but a source's
+    (code scanning, pack `none`), in display order."""
+    return REGISTRY.reviewers()
+
+
+def is_source(bot: BotKey) -> bool:
+    """A source read once per run, not a reviewer waited for (code scanning: pack `none`)."""
+    profile = REGISTRY.get(bot)
+    return profile is not None and profile.pack == "none"
 
 
 def display_name(bot: str) -> str:
@@ -90,8 +115,4 @@ def parse_comment(
         parsed = fallback_finding(bot, comment, f"parser error: {type(exc).__name__}")
     if not parsed.findings:
         return parsed
-    levelled = tuple(
-        f.model_copy(update={"severity": REGISTRY.level(f.bot, f.severity_raw, table)})
-        for f in parsed.findings
-    )
-    return parsed.model_copy(update={"findings": levelled})
+    return parsed.model_copy(update={"findings": REGISTRY.levelled(parsed.findings, table)})

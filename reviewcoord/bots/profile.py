@@ -2,7 +2,8 @@
 
 A profile names the bot (key, display name, every login spelling), reads its comments (`parse`:
 one comment → findings and a run-state signal), maps its raw labels onto our scale (`severity`,
-keyed by `canonical_label`), says how long settle waits for it (`pack`), how a person asks it
+keyed by `canonical_label`), says how long settle waits for it (`pack`; `none` for a source
+that is read once, not waited for), how a person asks it
 again (`rerequest`) and its quirks (`skips_bot_prs`). Everything else — the registry, the
 packs, the display names, the default severity table, every "all known bots" message — is
 derived from the registered profiles (reviewcoord/bots/registry.py).
@@ -17,7 +18,9 @@ from typing import Literal
 
 from reviewcoord.model import Level, ParsedComment, RawComment
 
-Pack = Literal["fast", "slow"]
+# How long settle waits for a bot; `none`: a source that is read, not waited for (code scanning:
+# never in a pack, never expected, never pending).
+Pack = Literal["fast", "slow", "none"]
 
 _STRIP = re.compile(r"[*_`]+")
 _SEVERITY_WORD = re.compile(r"\s+(severity|priority)$")

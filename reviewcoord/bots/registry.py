@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
 from reviewcoord.bots.profile import BotProfile, Pack
-from reviewcoord.model import Level
+from reviewcoord.model import Finding, Level
 
 
 class Registry:
@@ -57,6 +57,10 @@ class Registry:
     def pack(self, pack: Pack) -> tuple[str, ...]:
         return tuple(k for k, p in self._profiles.items() if p.pack == pack)
 
+    def reviewers(self) -> tuple[str, ...]:
+        """The keys settle may wait for and `expected-bots` may name: every pack but `none`."""
+        return tuple(k for k, p in self._profiles.items() if p.pack != "none")
+
     def display(self, key: str) -> str:
         profile = self._profiles.get(key)
         return profile.display if profile is not None else key
@@ -83,6 +87,15 @@ class Registry:
             return table[bot][key]
         profile = self._profiles.get(bot)
         return profile.severity.get(key, "medium") if profile is not None else "medium"
+
+    def levelled(
+        self, findings: Iterable[Finding], table: Mapping[str, Mapping[str, Level]] | None
+    ) -> tuple[Finding, ...]:
+        """Each finding at the level of its raw label under `table` (computed once, here)."""
+        return tuple(
+            f.model_copy(update={"severity": self.level(f.bot, f.severity_raw, table)})
+            for f in findings
+        )
 
 
 REGISTRY = Registry()

@@ -74,6 +74,9 @@ class DryRunGateway:
     def list_commit_statuses(self, sha: str) -> list[CommitStatusRef]:
         return self.inner.list_commit_statuses(sha)
 
+    def list_code_scanning_alerts(self, number: int) -> list[dict[str, Any]]:
+        return self.inner.list_code_scanning_alerts(number)
+
     def list_pull_files(self, number: int) -> list[str]:
         return self.inner.list_pull_files(number)
 

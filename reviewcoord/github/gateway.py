@@ -12,7 +12,7 @@ token, e.g. on fork PRs) and `GatewayError` for anything else that failed after 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from reviewcoord.model import Frozen, RawComment
 
@@ -148,6 +148,13 @@ class Gateway(Protocol):
     def list_commit_statuses(self, sha: str) -> list[CommitStatusRef]:
         """Every commit status on `sha` (`GET commits/{sha}/statuses`, every page), any context;
         used on `merge_group` when the PR head's check runs cannot be read."""
+        ...
+
+    def list_code_scanning_alerts(self, number: int) -> list[dict[str, Any]]:
+        """The PR's open code-scanning alerts, in GitHub's JSON (untrusted: judged by
+        reviewcoord/bots/code_scanning.py): `GET code-scanning/alerts?ref=refs/pull/<n>/merge
+        &state=open`, every page. 403 (no `security-events: read`) and 404 (no analysis) raise
+        GatewayError like any failed read."""
         ...
 
     # --- reads for review cycles (reviewcoord/reconcile.py); once per run, only when needed --

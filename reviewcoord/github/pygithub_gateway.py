@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from reviewcoord.errors import GatewayError
 from reviewcoord.github.gateway import (
@@ -132,6 +133,9 @@ class PyGithubGateway:
 
     def list_commit_statuses(self, sha: str) -> list[CommitStatusRef]:
         return self._reads.list_commit_statuses(sha)
+
+    def list_code_scanning_alerts(self, number: int) -> list[dict[str, Any]]:
+        return self._reads.list_code_scanning_alerts(number)
 
     # ------------------------------------------------------------------ reads: review cycles
     def list_pull_files(self, number: int) -> list[str]:

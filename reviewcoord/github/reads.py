@@ -88,6 +88,16 @@ class Reads:
                     seen[(login, kind if isinstance(kind, str) else "User")] = None
         return list(seen)
 
+    def list_code_scanning_alerts(self, number: int) -> list[dict[str, Any]]:
+        endpoint = "code-scanning/alerts"
+        # GitHub analyses a PR's merge commit; its docs: "To reference a pull request use
+        # `refs/pull/<number>/merge`" (docs/github-platform.md § Code scanning alerts).
+        params = {"ref": f"refs/pull/{number}/merge", "state": "open"}
+        items = self._pages.get_list(self._url(endpoint), endpoint, params)
+        if not all(isinstance(item, dict) for item in items):
+            self._http.malformed(endpoint, f"read {endpoint}", "an alert is not a JSON object")
+        return items
+
     # ------------------------------------------------------------------ commits and files
     def get_commit_time(self, sha: str) -> datetime | None:
         endpoint = f"commits/{sha}"

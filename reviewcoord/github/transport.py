@@ -314,14 +314,21 @@ class Transport:
                 "fork pull requests get a read-only token)",
                 endpoint=endpoint,
                 status=403,
+                detail=message,
             )
         if status == 404:
             raise GatewayError(
-                f"could not {what}: not found (HTTP 404)", endpoint=endpoint, status=404
+                f"could not {what}: not found (HTTP 404)",
+                endpoint=endpoint,
+                status=404,
+                detail=message,
             )
         detail = f": {message}" if message else ""
         raise GatewayError(
-            f"could not {what}: HTTP {status}{detail}", endpoint=endpoint, status=status
+            f"could not {what}: HTTP {status}{detail}",
+            endpoint=endpoint,
+            status=status,
+            detail=message,
         )
 
 

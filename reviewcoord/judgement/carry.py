@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from reviewcoord.bots import display_name, is_source
 from reviewcoord.history import Entry, History
 from reviewcoord.ingest import Ingested, is_on_head
 from reviewcoord.judgement.context import CycleContext, base_sid
@@ -54,7 +55,9 @@ def from_entry(e: Entry) -> Finding:
     )
 
 
-def fixed_note(ctx: CycleContext) -> str:
+def fixed_note(ctx: CycleContext, bot: str = "") -> str:
+    if is_source(bot):
+        return f"{display_name(bot).lower()} no longer lists it as open (fixed or dismissed)"
     if ctx.force_push:
         return "its bot re-reviewed the PR after the force-push and no longer reports it"
     return "its bot finished on this head, the file changed, and the finding is gone"
@@ -82,7 +85,9 @@ def _reviewed_here(
     def reviewed(bot: str, file: str | None) -> bool:
         if ingested.state(bot) != "reviewed":
             return False
-        if file is None:
+        if file is None or is_source(bot):
+            # A source read completely (code scanning's open alerts) is the whole truth: an
+            # alert it no longer lists was fixed or dismissed, whichever files changed.
             return True
         if not cache:
             cache.append(touched())
@@ -114,7 +119,7 @@ def carry(
         """A recorded open finding not reported on this head: likely fixed, or carried."""
         if reviewed(e.bot, e.file):
             out.likely_fixed[e.stable_id] = e
-            out.changes.append(likely_fixed_change(e, fixed_note(ctx)))
+            out.changes.append(likely_fixed_change(e, fixed_note(ctx, e.bot)))
             return False
         out.carried.add(e.stable_id)
         return True

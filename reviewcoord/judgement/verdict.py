@@ -19,9 +19,12 @@ from reviewcoord.model import (
 from reviewcoord.rank import gate
 
 
-def bot_statuses(ingested: Ingested, expected: Sequence[BotKey]) -> dict[str, BotStatus]:
-    """docs/interface.md §5 `bots`: every expected bot and every known bot seen on this PR."""
-    shown = set(expected) | set(ingested.seen)
+def bot_statuses(
+    ingested: Ingested, expected: Sequence[BotKey], required: Sequence[BotKey] = ()
+) -> dict[str, BotStatus]:
+    """docs/interface.md §5 `bots`: every expected or required bot (a required source such as
+    code scanning is never expected) and every known bot seen on this PR."""
+    shown = set(expected) | set(required) | set(ingested.seen)
     return {
         bot: ingested.bots.get(bot, BotStatus(state="not_seen"))
         for bot in bot_keys()
@@ -55,7 +58,7 @@ def assemble(
     """The one place a verdict is put together (`block` iff `critical` is non-empty or a
     `require-bots` bot has not reviewed the head)."""
     ingested = subject.ingested
-    settled_on, pending, unreviewed = settled_and_pending(ingested.bots, subject.expected)
+    settled_on, pending, unreviewed = settled_and_pending(ingested.bots, subject.expected, required)
     missing = required_missing(ingested, required)
     gate_value, reason = gate(critical, advisory, pending, missing, subject.head_sha)
     return Verdict(
@@ -73,7 +76,7 @@ def assemble(
         gate_reason=reason,
         expected_bots=list(subject.expected),
         parse_notes=ingested.parse_notes,
-        bots=bot_statuses(ingested, subject.expected),
+        bots=bot_statuses(ingested, subject.expected, required),
         unreviewed=unreviewed,
         required_bots=list(required),
         review_mode=ctx.mode,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reviewcoord.bots import bot_keys, rerequest_hint
+from reviewcoord.bots import bot_keys, is_source, rerequest_hint
 from reviewcoord.model import Verdict
 
 # Each bot's line in the verdict; more than this many bots is not a real PR.
@@ -23,7 +23,8 @@ def bot_rows(verdict: Verdict) -> list[dict[str, Any]]:
             "detail": status.detail,
             "url": status.url,
             "hint": rerequest_hint(key) if key in bot_keys() else "",
-            "expected": key in expected,
+            # A source (code scanning) is never expected by design: no "(not expected)".
+            "expected": key in expected or is_source(key),
             "required": key in required,
         }
         for key, status in ordered

@@ -36,6 +36,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
+from tests.fakegithub.code_scanning import DOC as CS_DOC
+from tests.fakegithub.code_scanning import MSG_NO_ANALYSIS, CodeScanningState, alert_json
+from tests.fakegithub.code_scanning import merge_ref as cs_merge_ref
+
 APP_TOKEN = "app-token"
 ACTIONS_LOGIN = "github-actions[bot]"
 ACTIONS_APP = {"id": 15368, "slug": "github-actions", "name": "GitHub Actions"}
@@ -255,6 +259,7 @@ class FakeGitHub:
         self._files: dict[tuple[str, str], str] = {}
         self._commit_times: dict[str, str] = {}
         self._faults: list[Fault] = []
+        self._code_scanning = CodeScanningState()
         self._hooks: list[Callable[[FakeGitHub, RecordedRequest], None]] = []
         self._before_hooks: list[Callable[[str, str], None]] = []
         self.requests: list[RecordedRequest] = []
@@ -593,6 +598,74 @@ class FakeGitHub:
                 raise KeyError(comment_id)
             comment["body"] = body
             comment["updated_at"] = updated_at or self._now()
+
+    def add_code_scanning_alert(
+        self,
+        pr: int,
+        *,
+        number: int | None = None,
+        state: str = "open",
+        rule_id: str = "js/zipslip",
+        description: str = "Arbitrary file write during zip extraction",
+        severity: str = "error",
+        security_severity_level: str | None = None,
+        path: str = "src/a.py",
+        start_line: int = 1,
+        end_line: int | None = None,
+        message: str = "This path depends on a user-provided value.",
+        tool: str = "CodeQL",
+    ) -> dict[str, Any]:
+        """A code-scanning alert on the PR's merge ref (`refs/pull/<pr>/merge`) in GitHub's
+        shape (tests/fakegithub/code_scanning.py); `state` open, dismissed or fixed."""
+        with self._lock:
+            cs = self._code_scanning
+            cs.next_number += 1
+            ref = cs_merge_ref(pr)
+            alert = alert_json(
+                self.repo,
+                number if number is not None else cs.next_number,
+                ref=ref,
+                state=state,
+                rule_id=rule_id,
+                description=description,
+                severity=severity,
+                security_severity_level=security_severity_level,
+                path=path,
+                start_line=start_line,
+                end_line=end_line,
+                message=message,
+                tool=tool,
+            )
+            cs.alerts.append(alert)
+            cs.analysed.add(ref)
+            return json.loads(json.dumps(alert))
+
+    def set_code_scanning_alert_state(self, number: int, state: str) -> None:
+        """Someone dismissed (or a push fixed, or reopened) alert `number`."""
+        with self._lock:
+            for alert in self._code_scanning.alerts:
+                if alert["number"] == number:
+                    alert["state"] = alert["most_recent_instance"]["state"] = state
+
+    def add_code_scanning_analysis(self, pr: int) -> None:
+        """An analysis of the PR's merge ref that found nothing (alerts list `[]`, not 404)."""
+        with self._lock:
+            self._code_scanning.analysed.add(cs_merge_ref(pr))
+
+    def fail_code_scanning(self, kind: str, *, page: int | None = None, times: int = 100) -> None:
+        """Make `GET code-scanning/alerts` fail as GitHub does, for the next `times` requests
+        (by default: from now on, every retry): "forbidden" (403 Resource not accessible by
+        integration: no `security-events: read`), "no_analysis" (404 no analysis found) or
+        "unavailable" (503, Retry-After 0); `page`: only that page's requests."""
+        bodies: dict[str, tuple[int, dict[str, Any] | None]] = {
+            "forbidden": (403, {"message": MSG_NOT_ACCESSIBLE, "documentation_url": CS_DOC}),
+            "no_analysis": (404, {"message": MSG_NO_ANALYSIS, "documentation_url": CS_DOC}),
+            "unavailable": (503, None),
+        }
+        status, body = bodies[kind]
+        where = r"/code-scanning/alerts\?" + (rf"(?:.*&)?page={page}(?:&|$)" if page else "")
+        retries = {"Retry-After": "0"} if status >= 500 else {}
+        self.inject("GET", where, status=status, body=body, headers=retries, times=times)
 
     def set_file(self, path: str, ref: str, text: str) -> None:
         with self._lock:
@@ -936,6 +1009,11 @@ class FakeGitHub:
                     return self._update_check_run(ctx, run)
         if head == "contents" and n >= 2 and m == "GET":
             return self._contents(ctx, "/".join(rest[1:]))
+        if rest == ["code-scanning", "alerts"] and m == "GET":
+            listed = self._code_scanning.listed(dict(ctx.query))
+            if listed is None:
+                raise HttpError(404, MSG_NO_ANALYSIS, doc=CS_DOC)
+            return self._paginate(ctx, listed)
         cycles_reply = self._cycles_route(ctx, rest)
         if cycles_reply is not None:
             return cycles_reply
