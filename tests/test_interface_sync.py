@@ -106,6 +106,7 @@ def test_config_file_keys_are_input_names_plus_section_7() -> None:
         "fast-pack",
         "slow-pack",
         "convergence-after",
+        "reviewers",
     }
     assert {*PER_RUN, "cycle"} == set(RUN_ONLY_KEYS)
 
