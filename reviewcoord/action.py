@@ -17,6 +17,7 @@ from reviewcoord.actions_io import (
     write_outputs,
     write_verdict_file,
 )
+from reviewcoord.config import declared_scope
 from reviewcoord.errors import (
     EXIT_BLOCK,
     EXIT_OK,
@@ -184,7 +185,8 @@ def run_action(env: Mapping[str, str]) -> int:
 
         return merge_queue.run_action(request, target.merge_group, gateway, env, log, outputs_for)
     outcome = evaluate(request, gateway, SystemClock(), log)  # (it sets up a dry run itself)
-    deliver(outcome, env, log, repo=repo, pr=target.pr)
+    with declared_scope(outcome.settings):  # the job summary names declared reviewers too
+        deliver(outcome, env, log, repo=repo, pr=target.pr)
     log.info(f"gate: {outcome.gate} — {outcome.reason} ({gateway.request_count} API requests)")
     return exit_code(outcome)
 

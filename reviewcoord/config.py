@@ -1,19 +1,32 @@
 """Settings: defaults < config file (base branch) < inputs set in the workflow or on the CLI.
 
 Keys are the input names of docs/interface.md §3 with hyphens (`fast-timeout`), plus `group-window`,
-`severity`, `fast-pack`, `slow-pack`, `code-scanning` (§7). Every error names where the value came
-from (the file or the input), the key, and what is allowed — never a silent default.
+`severity`, `fast-pack`, `slow-pack`, `code-scanning`, `reviewers` (§7). Every error names where
+the value came from (the file or the input), the key, and what is allowed — never a silent default.
+
+Declared reviewers (`reviewers:`, reviewcoord/bots/declared.py) are validated first; the other
+keys are then read with them registered, so `require-bots: kilo` or `severity: {kilo: …}` work,
+and every run with the settings judges inside `declared_scope(settings)`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from reviewcoord.bots import REGISTRY, bot_keys, code_scanning, resolve_bot_name, reviewer_keys
+from reviewcoord.bots import (
+    REGISTRY,
+    Registry,
+    bot_keys,
+    code_scanning,
+    resolve_bot_name,
+    reviewer_keys,
+)
+from reviewcoord.bots.declared import DeclarationError, DeclaredReviewer, parse_reviewers, profiles
 from reviewcoord.errors import ConfigError
 from reviewcoord.model import BotKey, Level, SettleMode
 
@@ -22,7 +35,7 @@ CODE_SCANNING: BotKey = code_scanning.KEY
 # Keys that describe one run, not a repository's policy: never read from the file.
 RUN_ONLY_KEYS = frozenset({"github-token", "pr", "repo", "config", "cycle"})
 MAX_CONFIG_BYTES = 64 * 1024
-# The deepest real config is `severity: {bot: {label: level}}`: 3 levels.
+# The deepest real config is `reviewers: {key: {severity: {levels: {…}}}}`: 4 levels.
 MAX_CONFIG_DEPTH = 16
 _OPENERS = (
     yaml.BlockMappingStartToken,
@@ -124,6 +137,8 @@ class Settings(BaseModel):
     cycle: int | None = Field(None, ge=1, le=10_000)
     # Review cycles: block cycles after which convergence mode starts (0: never).
     convergence_after: int = Field(2, alias="convergence-after", ge=0, le=1000)
+    # Reviewers the repository declares (§7), already validated by `_validate`.
+    reviewers: dict[BotKey, DeclaredReviewer] = Field(default_factory=dict)
 
     @field_validator("expected_bots", mode="before")
     @classmethod
@@ -206,9 +221,32 @@ def _describe(error: dict[str, Any]) -> tuple[str, str]:
     return key, message
 
 
-def _validate(data: Mapping[str, Any], source: str) -> Settings:
+def declared_reviewers(raw: Any, source: str) -> dict[BotKey, DeclaredReviewer]:
+    """The `reviewers:` of a config, validated against the registered bots."""
     try:
-        return Settings.model_validate(dict(data))
+        return parse_reviewers(raw, REGISTRY)
+    except DeclarationError as exc:
+        raise ConfigError(f"{source}: key '{exc.key}': {exc.problem}") from None
+
+
+def declared_scope(settings: Settings | None) -> AbstractContextManager[Registry]:
+    """The registry with the reviewers these settings declare: what every run that uses them
+    (judging, publishing, rendering) runs inside."""
+    return REGISTRY.extended(profiles(settings.reviewers) if settings is not None else ())
+
+
+def _validate(
+    data: Mapping[str, Any],
+    source: str,
+    reviewers: Mapping[BotKey, DeclaredReviewer] | None = None,
+) -> Settings:
+    """`data` as Settings; `reviewers` (default: `data`'s own, validated first) are registered
+    while the rest is read."""
+    if reviewers is None:
+        reviewers = declared_reviewers(data.get("reviewers", {}), source)
+    try:
+        with REGISTRY.extended(profiles(reviewers)):
+            return Settings.model_validate({**data, "reviewers": dict(reviewers)})
     except ValidationError as exc:
         first = exc.errors()[0]
         key, message = _describe(dict(first))
@@ -274,9 +312,11 @@ def build_settings(
     file_source: str,
     input_source: str,
 ) -> Settings:
-    """Layer the file under the inputs; an input set to '' counts as not set."""
+    """Layer the file under the inputs; an input set to '' counts as not set. The inputs may
+    name the reviewers the file declares (`require-bots: kilo`)."""
     merged: dict[str, Any] = dict(file_values)
     explicit = {k: v for k, v in inputs.items() if v is not None and v != ""}
-    _validate(explicit, input_source)
+    reviewers = declared_reviewers(file_values.get("reviewers", {}), file_source)
+    _validate(explicit, input_source, reviewers)
     merged.update(explicit)
-    return _validate(merged, f"{file_source} + {input_source}")
+    return _validate(merged, f"{file_source} + {input_source}", reviewers)

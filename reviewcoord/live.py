@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from reviewcoord.actions_io import Log
 from reviewcoord.bots.code_scanning import unreadable
-from reviewcoord.config import DEFAULT_CONFIG_PATH
+from reviewcoord.config import DEFAULT_CONFIG_PATH, declared_scope
 from reviewcoord.errors import (
     EXIT_BLOCK,
     EXIT_OK,
@@ -86,7 +86,8 @@ def run_live(
         print(f"reviewcoord: error: no trustworthy verdict: {outcome.reason}", file=sys.stderr)
         return EXIT_USAGE if outcome.bad_input else EXIT_UNREADABLE
     configured = outcome.settings.format if outcome.settings else "both"
-    print_verdict(outcome.verdict, output_format(args.format, configured, out), out, env)
+    with declared_scope(outcome.settings):  # the text names declared reviewers too
+        print_verdict(outcome.verdict, output_format(args.format, configured, out), out, env)
     fail_on_block = outcome.settings.fail_on_block if outcome.settings else False
     return EXIT_BLOCK if fail_on_block and outcome.gate == "block" else EXIT_OK
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -38,7 +39,7 @@ from reviewcoord.actions_io import (
     write_outputs,
     write_verdict_file,
 )
-from reviewcoord.config import Settings, build_settings, parse_config_file
+from reviewcoord.config import Settings, build_settings, declared_scope, parse_config_file
 from reviewcoord.cycles import find_record
 from reviewcoord.errors import (
     EXIT_BLOCK,
@@ -300,10 +301,12 @@ def _report(
 
 def run_merge_group(req: RunRequest, group: MergeGroup, gateway: Gateway, log: Log) -> MergeRun:
     """Reads, `decide`, then the status and check run on `group.head_sha`. Never the sticky."""
-    with log.group(
-        f"review-coordinator: merge group {group.head_sha[:7]} of {req.repo}#{group.pr}"
+    with (
+        ExitStack() as scope,
+        log.group(f"review-coordinator: merge group {group.head_sha[:7]} of {req.repo}#{group.pr}"),
     ):
         settings, problem = _settings(req, gateway, group.base)
+        scope.enter_context(declared_scope(settings))  # as every run with these settings
         if settings.dry_run and not isinstance(gateway, DryRunGateway):
             gateway = DryRunGateway(gateway, log, req.identity_hint or "(you)")
         guard = WriteGuard(log)

@@ -11,13 +11,14 @@ Fail closed: if any read is incomplete or the config is invalid, the gate is `er
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 
 from reviewcoord.actions_io import Log
 from reviewcoord.bots.code_scanning import AlertRead, merge_ref, unreadable
-from reviewcoord.config import CODE_SCANNING, Settings
+from reviewcoord.config import CODE_SCANNING, Settings, declared_scope
 from reviewcoord.cycles import ACTIONS_BOT, Cycles, recorded_time
 from reviewcoord.errors import ConfigError, GatewayError
 from reviewcoord.github.dry_run import DryRunGateway
@@ -341,11 +342,19 @@ def _fallback_settings(req: RunRequest) -> Settings:
 
 
 def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outcome:
+    with ExitStack() as scope:  # the declared reviewers' scope, once the settings are read
+        return _evaluate(req, gateway, clock, log, scope)
+
+
+def _evaluate(
+    req: RunRequest, gateway: Gateway, clock: Clock, log: Log, scope: ExitStack
+) -> Outcome:
     with log.group(f"review-coordinator: {req.repo}#{req.pr}"):
         prepared = _prepare(req, gateway, log)
         if isinstance(prepared, Outcome):
             return prepared
         pull, settings = prepared
+        scope.enter_context(declared_scope(settings))
         run = _Evaluation(req, gateway, settings, log)
         try:
             first = run.begin(pull)

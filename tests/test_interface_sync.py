@@ -107,6 +107,7 @@ def test_config_file_keys_are_input_names_plus_section_7() -> None:
         "slow-pack",
         "convergence-after",
         "code-scanning",
+        "reviewers",
     }
     assert {*PER_RUN, "cycle"} == set(RUN_ONLY_KEYS)
 

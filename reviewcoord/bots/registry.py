@@ -33,10 +33,13 @@ class Registry:
 
     @contextmanager
     def extended(self, profiles: Iterable[BotProfile]) -> Iterator[Registry]:
+        """The registry with `profiles` added until the block ends. A profile equal to one
+        already registered is in scope already (a nested scope of the same declarations)."""
         saved = (dict(self._profiles), dict(self._by_login))
         try:
             for profile in profiles:
-                self.register(profile)
+                if self._profiles.get(profile.key) != profile:
+                    self.register(profile)
             yield self
         finally:
             self._profiles, self._by_login = saved
