@@ -73,7 +73,7 @@ def _build_parser() -> argparse.ArgumentParser:
     judge.add_argument(
         "--expected-bots",
         metavar="BOTS",
-        help="comma list of codex, copilot, cursor, claude (or logins), or auto: the known bots "
+        help=f"comma list of {', '.join(reviewer_keys())} (or logins), or auto: the known bots "
         f"seen on the repository (default: {','.join(_DEFAULTS.expected_bots)})",
     )
     judge.add_argument(

@@ -41,7 +41,7 @@ from reviewcoord.bots.common import (
     plain_text,
     stated_path_line,
 )
-from reviewcoord.bots.profile import BotProfile, Pack
+from reviewcoord.bots.profile import BotProfile, ReviewerPack
 from reviewcoord.bots.registry import Registry
 from reviewcoord.model import BotKey, CommentKind, Finding, Frozen, Level, ParsedComment, RawComment
 
@@ -124,7 +124,7 @@ class DeclaredReviewer(Frozen):
     reviewed: Phrases = ()
     working: Phrases = ()
     failed: Phrases = ()
-    pack: Pack = "fast"
+    pack: ReviewerPack = "fast"  # a declared reviewer is waited for
 
 
 _REVIEWERS: TypeAdapter[dict[str, DeclaredReviewer]] = TypeAdapter(

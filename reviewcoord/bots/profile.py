@@ -18,9 +18,10 @@ from typing import Literal
 
 from reviewcoord.model import Level, ParsedComment, RawComment
 
-# How long settle waits for a bot; `none`: a source that is read, not waited for (code scanning:
-# never in a pack, never expected, never pending).
-Pack = Literal["fast", "slow", "none"]
+# How long settle waits for a reviewer; `none`: a source that is read, not waited for (code
+# scanning: never in a pack, never expected, never pending).
+ReviewerPack = Literal["fast", "slow"]
+Pack = Literal[ReviewerPack, "none"]
 
 _STRIP = re.compile(r"[*_`]+")
 _SEVERITY_WORD = re.compile(r"\s+(severity|priority)$")
