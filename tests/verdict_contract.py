@@ -38,6 +38,7 @@ def _finding(f: Any, bots: Collection[str] = BOTS) -> None:
 def check_verdict(v: Any, declared: Collection[str] = ()) -> None:
     """`declared`: the keys of the reviewers the run's config declares (bots like the others)."""
     bots = BOTS | set(declared)
+    reviewers = REVIEWERS | set(declared)
     assert isinstance(v, dict)
     assert v["schema"] == 1
     assert isinstance(v["repo"], str) and v["repo"].count("/") == 1
@@ -46,7 +47,7 @@ def check_verdict(v: Any, declared: Collection[str] = ()) -> None:
     assert isinstance(v["cycle"], int) and v["cycle"] >= 1
     assert v["settle"] in {"fast", "full", "none"}
     for key in ("settled_on", "pending"):
-        assert isinstance(v[key], list) and set(v[key]) <= REVIEWERS | set(declared)
+        assert isinstance(v[key], list) and set(v[key]) <= reviewers
     assert isinstance(v["unknown_bots"], list)
     for f in v["critical"]:
         _finding(f, bots)
@@ -60,10 +61,10 @@ def check_verdict(v: Any, declared: Collection[str] = ()) -> None:
         assert status["state"] in states, bot
         assert isinstance(status["detail"], str) and isinstance(status["url"], str)
     if v["bots"]:  # (hand-built render scenarios carry no states)
-        assert set(v["expected_bots"]) <= set(v["bots"]) & REVIEWERS
+        assert set(v["expected_bots"]) <= set(v["bots"]) & reviewers
         assert set(v["required_bots"]) <= set(v["bots"])
         assert v["settled_on"] == [
-            b for b, s in v["bots"].items() if s["state"] == "reviewed" and b in REVIEWERS
+            b for b, s in v["bots"].items() if s["state"] == "reviewed" and b in reviewers
         ]
         assert set(v["pending"]) == {
             b for b in v["expected_bots"] if v["bots"][b]["state"] in ("not_seen", "working")
