@@ -22,7 +22,14 @@ from typing import TYPE_CHECKING, TextIO
 from reviewcoord import __version__
 from reviewcoord.bots import reviewer_keys
 from reviewcoord.bots.code_scanning import AlertRead, merge_ref
-from reviewcoord.config import DEFAULT_CONFIG_PATH, Settings, build_settings
+from reviewcoord.config import (
+    DEFAULT_CONFIG_PATH,
+    MAX_CONFIG_BYTES,
+    Settings,
+    build_settings,
+    declared_scope,
+    parse_config_file,
+)
 from reviewcoord.errors import EXIT_BLOCK, EXIT_INTERNAL, EXIT_OK, ReviewCoordError, UsageError
 from reviewcoord.model import BotKey
 from reviewcoord.normalize import merged_table
@@ -62,6 +69,12 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     src.add_argument(
         "--replay", metavar="SNAPSHOT.json", help="judge a saved snapshot offline (no token)"
+    )
+    src.add_argument(
+        "--config-file",
+        metavar="FILE",
+        help="with --replay: a local copy of the repository's config file (its reviewers, "
+        "severity overrides, packs), read as the base branch's would be (default: none)",
     )
     judge = p.add_argument_group("judging")
     judge.add_argument(
@@ -203,14 +216,35 @@ def _refuse_live_only(args: argparse.Namespace) -> None:
 
 
 def run_replay(args: argparse.Namespace, out: TextIO, env: Mapping[str, str] | None = None) -> int:
+    _refuse_live_only(args)
+    file_values, file_source = _local_config(args.config_file)
+    settings = build_settings(
+        file_values, _cli_inputs(args), file_source=file_source, input_source="command line"
+    )
+    with declared_scope(settings):  # the file's declared reviewers are bots like the others
+        return _judge_snapshot(args, settings, out, env)
+
+
+def _local_config(path: str | None) -> tuple[dict[str, object], str]:
+    """The config file a replay is judged under (`--config-file`), as the base branch's copy
+    would be read: the same keys, the same errors naming the file."""
+    if path is None:
+        return {}, "(no config file)"
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read(MAX_CONFIG_BYTES + 1)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"--config-file {path}: cannot read it: {exc}") from None
+    return parse_config_file(text, path), path
+
+
+def _judge_snapshot(
+    args: argparse.Namespace, settings: Settings, out: TextIO, env: Mapping[str, str] | None
+) -> int:
     from reviewcoord import snapshot
     from reviewcoord.ingest import ingest, with_alerts
     from reviewcoord.pipeline import verdict_from
 
-    _refuse_live_only(args)
-    settings = build_settings(
-        {}, _cli_inputs(args), file_source="(no config file)", input_source="command line"
-    )
     snap = snapshot.load(args.replay)
     if snap.pull.number != args.pr:
         raise UsageError(f"{args.replay}: the snapshot is PR {snap.pull.number}, not PR {args.pr}")
@@ -264,6 +298,11 @@ def main(
         args = _build_parser().parse_args(args_list)
         if args.replay:
             return run_replay(args, out, env)
+        if args.config_file:
+            raise UsageError(
+                "--config-file: only with --replay; a live run reads the config file from the "
+                "PR's base branch (--config names its path there)"
+            )
         from reviewcoord.live import run_live
 
         return run_live(args, _cli_inputs(args), env, out)
