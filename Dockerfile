@@ -64,20 +64,22 @@ RUN apt-get update -qq \
 
 # ---------------------------------------------------------------------------------------------------
 # venv: the dependency venv as the image carries it: without pip and setuptools (about 25 MB with
-# their bytecode; nothing installs anything at run time), without any bytecode, without type stubs
-# and C sources/headers (for type checkers and compilers: nothing imports them), and with the
-# wheels' native extensions stripped of their symbol tables and debug info (PyYAML, PyNaCl and
-# cryptography ship theirs unstripped: 8 MB; `strip --strip-unneeded` is what Debian does to every
-# packaged library). The imports check the stripped extensions still load.
+# their bytecode; nothing installs anything at run time); without cryptography (12.6 MB: PyJWT's
+# optional backend, which PyGithub needs only to sign a GitHub App's JWT: the action authenticates
+# with a token, never signs one, and PyJWT imports fine without it); without any bytecode, type
+# stubs and C sources/headers (for type checkers and compilers: nothing imports them); and with the
+# wheels' native extensions stripped of their symbol tables and debug info (PyYAML and PyNaCl ship
+# theirs unstripped; `strip --strip-unneeded` is what Debian does to every packaged library). The
+# imports check the stripped extensions still load, and that PyJWT runs without cryptography.
 FROM strip-tools AS venv
 ENV PYTHONDONTWRITEBYTECODE=1
 COPY --from=deps /opt/venv /opt/venv
-RUN /opt/venv/bin/python3 -m pip uninstall -y -q pip setuptools \
+RUN /opt/venv/bin/python3 -m pip uninstall -y -q cryptography pip setuptools \
     && find /opt/venv -depth -name __pycache__ -exec rm -rf {} + \
     && find /opt/venv -type f \( -name '*.pyi' -o -name '*.h' -o -name '*.c' -o -name '*.pyx' \
          -o -name '*.pxd' \) -delete \
     && find /opt/venv -type f -name '*.so' -exec strip --strip-unneeded {} + \
-    && /opt/venv/bin/python3 -c 'import github, pydantic, pydantic_core, yaml._yaml, jinja2, nacl.bindings, _cffi_backend, charset_normalizer.md; from cryptography.hazmat.bindings import _rust'
+    && /opt/venv/bin/python3 -c 'import github, pydantic, pydantic_core, yaml._yaml, jinja2, nacl.bindings, _cffi_backend, charset_normalizer.md, jwt.algorithms; assert not jwt.algorithms.has_crypto'
 
 # ---------------------------------------------------------------------------------------------------
 # build: the reviewcoord package (pure Python) as a tree to lay over /opt/venv: /pkg/opt/venv/lib/

@@ -246,11 +246,11 @@ def test_size_budget(container_image: BuiltImage) -> None:
     if os.environ.get("REVIEWCOORD_BASE_IMAGE", "").startswith("python:"):
         pytest.skip("the budget is for the local base; the official one is larger")
     assert container_image.size <= 150_000_000, f"{container_image.size / 1e6:.1f} MB"
-    # Nothing of pip/setuptools, and bytecode only for what the action imports.
+    # Nothing of pip/setuptools or cryptography, and bytecode only for what the action imports.
     proc = docker_sh(
         container_image.tag,
         "cd /opt/venv/lib/python3*/site-packages && ls -d pip setuptools pkg_resources "
-        "_distutils_hack 2>/dev/null; test -f reviewcoord/__pycache__/cli.cpython-311.pyc "
+        "_distutils_hack cryptography 2>/dev/null; test -f reviewcoord/__pycache__/cli.cpython-311.pyc "
         "|| echo 'no bytecode for reviewcoord.cli'",
     )
     assert proc.stdout.strip() == "", proc.stdout
