@@ -251,7 +251,8 @@ def test_size_budget(container_image: BuiltImage) -> None:
         container_image.tag,
         "cd /opt/venv/lib/python3*/site-packages && ls -d pip setuptools pkg_resources "
         "_distutils_hack cryptography 2>/dev/null; "
-        "test -f reviewcoord/__pycache__/cli.cpython-311.pyc || echo 'no bytecode for reviewcoord.cli'",
+        "test -f reviewcoord/__pycache__/cli.cpython-311.pyc "
+        "|| echo 'no bytecode for reviewcoord.cli'",
     )
     assert proc.stdout.strip() == "", proc.stdout
 
