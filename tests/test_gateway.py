@@ -398,3 +398,18 @@ def test_open_pulls_every_page_or_nothing(
     gh.inject("GET", r"/pulls\?", status=200, body=[{"number": 3}])
     with pytest.raises(GatewayError, match=r"malformed.*head\.sha"):
         gw.list_open_pulls()
+
+
+def test_a_refused_read_names_a_missing_permission_not_a_fork(
+    gh: FakeGitHub, gw: PyGithubGateway
+) -> None:
+    gh.inject(
+        "GET",
+        r"/pulls/7/comments",
+        status=403,
+        body={"message": "Resource not accessible by integration"},
+    )
+    with pytest.raises(GatewayError) as info:
+        gw.list_review_comments(7)
+    assert "the token lacks a permission this read needs" in str(info.value)
+    assert "fork" not in str(info.value) and info.value.status == 403

@@ -309,9 +309,14 @@ class Transport:
             )
         if status == 403 and MSG_NOT_ACCESSIBLE in message.lower():
             cls = WriteForbidden if write else GatewayError
+            # A write refused is the fork case; a read refused is a missing permission.
+            why = (
+                "the token may not write here; fork pull requests get a read-only token"
+                if write
+                else "the token lacks a permission this read needs"
+            )
             raise cls(
-                f"could not {what}: HTTP 403 {message} (the token may not write here; "
-                "fork pull requests get a read-only token)",
+                f"could not {what}: HTTP 403 {message} ({why})",
                 endpoint=endpoint,
                 status=403,
                 detail=message,
