@@ -27,7 +27,7 @@ from reviewcoord.bots import (
     reviewer_keys,
 )
 from reviewcoord.bots.declared import DeclarationError, DeclaredReviewer, parse_reviewers, profiles
-from reviewcoord.errors import ConfigError
+from reviewcoord.errors import ConfigError, validation_message
 from reviewcoord.model import BotKey, Level, SettleMode
 
 DEFAULT_CONFIG_PATH = ".github/review-coordinator.yml"
@@ -212,13 +212,8 @@ def _describe(error: dict[str, Any]) -> tuple[str, str]:
         key = field.alias
     if len(loc) > 1:
         key = ".".join([key, *loc[1:]])
-    message = str(error.get("msg", "invalid value")).removeprefix("Value error, ")
-    if error.get("type") == "extra_forbidden":
-        allowed = sorted(f.alias or n for n, f in Settings.model_fields.items())
-        message = f"unknown key; allowed keys: {', '.join(allowed)}"
-    elif error.get("type") == "literal_error":
-        message = message.replace("Input should be", "allowed:")
-    return key, message
+    allowed = ", ".join(sorted(f.alias or n for n, f in Settings.model_fields.items()))
+    return key, validation_message(error, allowed)
 
 
 def declared_reviewers(raw: Any, source: str) -> dict[BotKey, DeclaredReviewer]:

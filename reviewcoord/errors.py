@@ -13,6 +13,9 @@ Exit codes (README § Command line), the same for the CLI and the Action:
 A single bot comment that fails to parse is *data* (a note in the verdict), never an exception.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 EXIT_OK = 0  # a verdict (block or go)
 EXIT_BLOCK = 1  # the gate is block and --fail-on-block / `fail-on-block` is set
 EXIT_USAGE = 2  # bad arguments, inputs, event, snapshot or config
@@ -57,3 +60,14 @@ class GatewayError(ReviewCoordError):
 
 class WriteForbidden(GatewayError):
     """The token may read but not write (fork PRs get a read-only GITHUB_TOKEN)."""
+
+
+def validation_message(error: Mapping[str, Any], allowed_keys: str) -> str:
+    """pydantic's complaint about one config value, in the config errors' words: an unknown key
+    lists the `allowed_keys`, a choice lists what is allowed."""
+    message = str(error.get("msg", "invalid value")).removeprefix("Value error, ")
+    if error.get("type") == "extra_forbidden":
+        return f"unknown key; allowed keys: {allowed_keys}"
+    if error.get("type") == "literal_error":
+        return message.replace("Input should be", "allowed:")
+    return message

@@ -71,8 +71,7 @@ def reviewer_keys() -> tuple[BotKey, ...]:
 
 def is_source(bot: BotKey) -> bool:
     """A source read once per run, not a reviewer waited for (code scanning: pack `none`)."""
-    profile = REGISTRY.get(bot)
-    return profile is not None and profile.pack == "none"
+    return REGISTRY.is_source(bot)
 
 
 def display_name(bot: str) -> str:

@@ -43,13 +43,14 @@ from reviewcoord.bots.common import (
 )
 from reviewcoord.bots.profile import BotProfile, ReviewerPack
 from reviewcoord.bots.registry import Registry
+from reviewcoord.errors import validation_message
 from reviewcoord.model import BotKey, CommentKind, Finding, Frozen, Level, ParsedComment, RawComment
 
 FLAGS = re.MULTILINE  # `^` and `$` are line anchors in a comment body
 MATCH_SECONDS = 0.1  # all of one reviewer's patterns on one comment
 KEY_SYNTAX = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
-# `auto` means "the bots seen" in `expected-bots`; `code-scanning` is the source of alerts.
-RESERVED_KEYS = frozenset({"auto", "code-scanning"})
+# `auto` means "the bots seen" in `expected-bots` (a built-in key is refused as already taken).
+RESERVED_KEYS = frozenset({"auto"})
 LOGIN_SYNTAX = r"^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$"
 # Display names go into Markdown unescaped, like the built-in ones: plain words only.
 NAME_SYNTAX = r"^[A-Za-z0-9][A-Za-z0-9 .-]{0,39}$"
@@ -151,12 +152,8 @@ def _describe(error: Mapping[str, Any]) -> DeclarationError:
     loc = [str(part) for part in error.get("loc", ()) if part != "[key]"]
     key = ".".join(["reviewers", *loc])
     kind = error.get("type")
-    message = str(error.get("msg", "invalid value")).removeprefix("Value error, ")
-    if kind == "extra_forbidden":
-        message = f"unknown key; allowed keys: {_allowed_keys(loc)}"
-    elif kind == "literal_error":
-        message = message.replace("Input should be", "allowed:")
-    elif kind == "tuple_type":
+    message = validation_message(error, _allowed_keys(loc))
+    if kind == "tuple_type":
         message = "must be a list"
     elif kind == "too_short":
         message = "must not be empty"

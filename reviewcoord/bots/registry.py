@@ -60,9 +60,14 @@ class Registry:
     def pack(self, pack: Pack) -> tuple[str, ...]:
         return tuple(k for k, p in self._profiles.items() if p.pack == pack)
 
+    def is_source(self, key: str) -> bool:
+        """A source read once per run, not a reviewer waited for (pack `none`: code scanning)."""
+        profile = self._profiles.get(key)
+        return profile is not None and profile.pack == "none"
+
     def reviewers(self) -> tuple[str, ...]:
-        """The keys settle may wait for and `expected-bots` may name: every pack but `none`."""
-        return tuple(k for k, p in self._profiles.items() if p.pack != "none")
+        """The keys settle may wait for and `expected-bots` may name: every one but a source."""
+        return tuple(k for k in self._profiles if not self.is_source(k))
 
     def display(self, key: str) -> str:
         profile = self._profiles.get(key)
