@@ -342,35 +342,32 @@ def _fallback_settings(req: RunRequest) -> Settings:
 
 
 def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outcome:
-    with ExitStack() as scope:  # the declared reviewers' scope, once the settings are read
-        return _evaluate(req, gateway, clock, log, scope)
-
-
-def _evaluate(
-    req: RunRequest, gateway: Gateway, clock: Clock, log: Log, scope: ExitStack
-) -> Outcome:
-    with log.group(f"review-coordinator: {req.repo}#{req.pr}"):
-        prepared = _prepare(req, gateway, log)
-        if isinstance(prepared, Outcome):
-            return prepared
-        pull, settings = prepared
-        scope.enter_context(declared_scope(settings))
-        run = _Evaluation(req, gateway, settings, log)
-        try:
-            first = run.begin(pull)
-            assert run.cycles is not None
-            if run.cycles.is_noop(first, run.alerts_digest(first)):
-                return run.noop(first)
-            # Not a noop: the alerts are read again after settle, for the head then judged.
-            run.alert_reads.clear()
-            log.info(
-                f"identity: {run.own_login or 'unknown'}; expected bots: {', '.join(run.expected)}"
-            )
-            run.open_surfaces(first)
-            settled = run.settle(clock, first)
-        except GatewayError as exc:
-            return run.fail(str(exc), pull)
-    return _publish_until_stable(run, clock, settled, first.pull.head_sha)
+    # `scope`: the declared reviewers' registry scope, entered once the settings are read and
+    # kept until the verdict is published.
+    with ExitStack() as scope:
+        with log.group(f"review-coordinator: {req.repo}#{req.pr}"):
+            prepared = _prepare(req, gateway, log)
+            if isinstance(prepared, Outcome):
+                return prepared
+            pull, settings = prepared
+            scope.enter_context(declared_scope(settings))
+            run = _Evaluation(req, gateway, settings, log)
+            try:
+                first = run.begin(pull)
+                assert run.cycles is not None
+                if run.cycles.is_noop(first, run.alerts_digest(first)):
+                    return run.noop(first)
+                # Not a noop: the alerts are read again after settle, for the head then judged.
+                run.alert_reads.clear()
+                log.info(
+                    f"identity: {run.own_login or 'unknown'}; "
+                    f"expected bots: {', '.join(run.expected)}"
+                )
+                run.open_surfaces(first)
+                settled = run.settle(clock, first)
+            except GatewayError as exc:
+                return run.fail(str(exc), pull)
+        return _publish_until_stable(run, clock, settled, first.pull.head_sha)
 
 
 def _publish_until_stable(
