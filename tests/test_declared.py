@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reviewcoord.bots import bot_for_login, bot_keys, display_name, parse_comment
+from reviewcoord.bots import bot_for_author, bot_keys, display_name, parse_comment
 from reviewcoord.bots import bounded_regex as bounded
 from reviewcoord.bots.declared import profiles
 from reviewcoord.config import Settings, build_settings, declared_scope, parse_config_file
@@ -21,7 +21,7 @@ from reviewcoord.ingest import ingest
 from reviewcoord.model import Endpoint, ParsedComment, RawComment
 from reviewcoord.normalize import merged_table
 from reviewcoord.pipeline import judge
-from tests.bots_support import comment
+from tests.bots_support import comment, graphql_bot
 from tests.declared_support import KILO_CONFIG as KILO
 from tests.declared_support import KILO_LOGIN
 
@@ -67,7 +67,7 @@ def reviewer(extra: str = "", key: str = "kilo", login: str = "kilo-code-bot[bot
 
 def test_the_example_declares_a_bot_like_a_built_in_one(kilo: Settings) -> None:
     assert "kilo" in bot_keys() and display_name("kilo") == "Kilo Code"
-    assert bot_for_login("kilo-code-bot[bot]") == bot_for_login("kilo-code-bot") == "kilo"
+    assert bot_for_author("kilo-code-bot[bot]", "Bot") == graphql_bot("kilo-code-bot") == "kilo"
     assert "kilo" in kilo.fast_pack and "kilo" not in kilo.slow_pack
     assert set(kilo.reviewers) == {"kilo"}
 
@@ -84,7 +84,7 @@ def test_the_scope_ends_with_the_block_and_may_be_entered_again(kilo: Settings) 
 
 def test_validation_leaves_the_registry_as_it_was() -> None:
     settings = build(KILO)
-    assert "kilo" not in bot_keys() and bot_for_login(KILO_LOGIN) is None
+    assert "kilo" not in bot_keys() and bot_for_author(KILO_LOGIN, "Bot") is None
     assert settings.reviewers["kilo"].logins == (KILO_LOGIN,)
 
 
@@ -284,11 +284,13 @@ def test_only_the_first_65536_characters_are_matched() -> None:
 def test_states_through_ingest_inline_findings_then_the_closing_review() -> None:
     inline = kilo_says("**Critical** SQL built from user input", "review_comment", cid=5)
     done = kilo_says("## Review complete", "review", cid=6)
-    graphql = kilo_says("**Info** Typo", "review_comment", cid=7)
-    graphql = graphql.model_copy(update={"author_login": "kilo-code-bot"})  # GraphQL spelling
-    only_inline = ingest([inline, graphql], head_sha=HEAD)
-    assert only_inline.state("kilo") == "not_seen" and len(only_inline.findings) == 2
-    both = ingest([inline, graphql, done], head_sha=HEAD)
+    other = kilo_says("**Info** Typo", "review_comment", cid=7)
+    # REST always spells the App `kilo-code-bot[bot]`: the suffix-less spelling is not it.
+    other = other.model_copy(update={"author_login": "kilo-code-bot"})
+    only_inline = ingest([inline, other], head_sha=HEAD)
+    assert only_inline.state("kilo") == "not_seen" and len(only_inline.findings) == 1
+    assert only_inline.unknown_bots == ["kilo-code-bot"]
+    both = ingest([inline, other, done], head_sha=HEAD)
     assert both.state("kilo") == "reviewed"
     verdict = judge([inline, done], repo="o/r", pr=1, head_sha=HEAD, expected=["kilo"])
     assert verdict.gate == "block" and verdict.bots["kilo"].state == "reviewed"

@@ -30,7 +30,7 @@ from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import Finding, ParsedComment, RawComment
 
 KEY = "claude"
-LOGINS: frozenset[str] = frozenset({"claude[bot]", "claude"})
+LOGINS: frozenset[str] = frozenset({"claude[bot]"})
 
 _MANAGED = ("🔴", "🟡", "🟣")
 # Prompt-defined sections use any colour marker; ✅ / 🔍 / 🚫 headings are not severities

@@ -31,7 +31,7 @@ from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import Finding, ParsedComment, RawComment
 
 KEY = "coderabbit"
-LOGINS: frozenset[str] = frozenset({"coderabbitai[bot]", "coderabbitai"})
+LOGINS: frozenset[str] = frozenset({"coderabbitai[bot]"})
 REREQUEST = "re-request with `@coderabbitai review`"
 
 # `_⚠️ Potential issue_ | _🟠 Major_ | _⚡ Quick win_`: two to five `_field_`s on one line.

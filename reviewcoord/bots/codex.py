@@ -29,7 +29,7 @@ from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import Finding, ParsedComment, RawComment
 
 KEY = "codex"
-LOGINS: frozenset[str] = frozenset({"chatgpt-codex-connector[bot]", "chatgpt-codex-connector"})
+LOGINS: frozenset[str] = frozenset({"chatgpt-codex-connector[bot]"})
 
 # The badge image. The label is read from the alt text or the shields path (`P1-orange`), never
 # from the colour: fixtures draw `P3-blue`/`P3-green`, real comments `P3-lightgrey`.

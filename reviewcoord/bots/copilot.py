@@ -31,9 +31,9 @@ from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import Finding, ParsedComment, RawComment
 
 KEY = "copilot"
-LOGINS: frozenset[str] = frozenset(
-    {"copilot-pull-request-reviewer[bot]", "copilot-pull-request-reviewer", "Copilot"}
-)
+# REST: reviews by `copilot-pull-request-reviewer[bot]`, inline comments by `Copilot` — both
+# `type: Bot` (GraphQL's `copilot-pull-request-reviewer` is derived from the first).
+LOGINS: frozenset[str] = frozenset({"copilot-pull-request-reviewer[bot]", "Copilot"})
 
 NITPICK = "[nitpick]"
 SUPPRESSED = "suppressed (low confidence)"

@@ -28,7 +28,7 @@ from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import ParsedComment, RawComment
 
 KEY = "cursor"
-LOGINS: frozenset[str] = frozenset({"cursor[bot]", "cursor"})
+LOGINS: frozenset[str] = frozenset({"cursor[bot]"})
 
 _TITLE = re.compile(r"^###[ \t]+(?P<title>[^\n]{1,500})$", re.M)
 _SEVERITY = re.compile(

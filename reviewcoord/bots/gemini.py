@@ -29,7 +29,7 @@ from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import ParsedComment, RawComment, stable_finding_id
 
 KEY = "gemini"
-LOGINS: frozenset[str] = frozenset({"gemini-code-assist[bot]", "gemini-code-assist"})
+LOGINS: frozenset[str] = frozenset({"gemini-code-assist[bot]"})
 REREQUEST = "re-request with `/gemini review`"
 
 # The badge: a Markdown image (or an <img>) whose URL names the level.

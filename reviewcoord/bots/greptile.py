@@ -31,7 +31,7 @@ from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import ParsedComment, RawComment
 
 KEY = "greptile"
-LOGINS: frozenset[str] = frozenset({"greptile-apps[bot]", "greptile-apps"})
+LOGINS: frozenset[str] = frozenset({"greptile-apps[bot]"})
 REREQUEST = "re-request with `@greptileai`"
 
 _IMG = re.compile(r"<img\b(?P<attrs>[^<>]{0,1000})>", re.I)

@@ -32,7 +32,7 @@ from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import Finding, Level, ParsedComment, RawComment
 
 KEY = "qodo"
-LOGINS: frozenset[str] = frozenset({"qodo-code-review[bot]", "qodo-code-review"})
+LOGINS: frozenset[str] = frozenset({"qodo-code-review[bot]"})
 REREQUEST = "re-request with `/review`"
 
 _REVIEW_HEADING = re.compile(r"<h3>[ \t]{0,10}Code Review by Qodo[ \t]{0,10}</h3>", re.I)
