@@ -438,16 +438,8 @@ FINISHED = (
 )
 
 
-@pytest.mark.parametrize(
-    "review",
-    [
-        "## Code Review\n\n### Critical Issues\n\n- The token is logged in plain text.\n",
-        "## Review\n\n**Must fix:** the migration drops the users table.\n",
-        "## Review\n\n#### 🚨 Blockers\n* SQL built from user input\n",
-    ],
-)
-def test_finished_claude_review_with_unparsed_critical_section_is_not_clean(review: str) -> None:
-    parsed = parse_comment(
+def _finished_claude(review: str) -> ParsedComment:
+    return parse_comment(
         "claude",
         RawComment(
             endpoint="issue_comment",
@@ -458,6 +450,37 @@ def test_finished_claude_review_with_unparsed_critical_section_is_not_clean(revi
             html_url="https://x/1",
         ),
     )
+
+
+# These three layouts were once kept as one medium "unparsed" finding; each is now read as the
+# critical finding it announces (issue 15 "Claude's critical layouts are critical").
+@pytest.mark.parametrize(
+    ("review", "title"),
+    [
+        (
+            "## Code Review\n\n### Critical Issues\n\n- The token is logged in plain text.\n",
+            "The token is logged in plain text.",
+        ),
+        (
+            "## Review\n\n**Must fix:** the migration drops the users table.\n",
+            "the migration drops the users table.",
+        ),
+        (
+            "## Review\n\n#### 🚨 Blockers\n* SQL built from user input\n",
+            "SQL built from user input",
+        ),
+    ],
+)
+def test_finished_claude_review_with_a_critical_section_is_critical(
+    review: str, title: str
+) -> None:
+    parsed = _finished_claude(review)
+    assert parsed.kind == "finding" and not parsed.parse_note
+    assert [(f.title, f.severity) for f in parsed.findings] == [(title, "critical")]
+
+
+def test_finished_claude_review_with_an_unparsed_critical_section_is_not_clean() -> None:
+    parsed = _finished_claude("## Review\n\n### 🔴 Critical Issues\n\nThe token is logged.\n")
     assert parsed.kind == "finding" and parsed.parse_note
     assert parsed.findings[0].severity == "medium"
 

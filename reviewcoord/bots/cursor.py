@@ -18,9 +18,11 @@ from reviewcoord.bots.common import (
     first_sentence,
     found,
     headline,
+    lead,
     location,
     make_finding,
     noise,
+    opening_markers,
     plain_text,
     skipped,
 )
@@ -143,14 +145,16 @@ def parse(comment: RawComment) -> ParsedComment:
         return _finding(comment, body, commit)
     if _STALE.search(body):
         return noise("bugbot stale review", commit)
-    if _CLEAN.search(body):
+    # Verdicts and notices by Bugbot's framing: its opening line (or marker), never a phrase.
+    opening = lead(body)
+    if _CLEAN.search(opening):
         return ParsedComment(kind="clean", reason="bugbot clean verdict", reviewed_commit=commit)
-    if _WRAPPER.search(body):
+    if _WRAPPER.search(opening) or "BUGBOT_REVIEW" in opening_markers(body):
         return noise("bugbot review wrapper", commit)
-    notice = _notice(body[:4000])
+    notice = _notice(opening)
     if notice is not None:
         return notice
-    if _NOTICE.search(body):
+    if _NOTICE.search(opening):
         return noise("bugbot trial notice")
     if _SUMMARY.search(body):
         return noise("bugbot PR summary block", commit)

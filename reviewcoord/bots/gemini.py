@@ -19,6 +19,7 @@ from reviewcoord.bots.common import (
     fallback_finding,
     first_sentence,
     found,
+    lead,
     location,
     make_finding,
     noise,
@@ -114,7 +115,8 @@ def parse(comment: RawComment) -> ParsedComment:
     badge = _BADGE_MD.search(head) or _BADGE_HTML.search(head)
     if badge is not None and not head[: badge.start()].strip():
         return _finding(comment, body, badge)
-    if _QUOTA.search(head):
+    # Notices by Gemini's first line only, never a phrase further down.
+    if _QUOTA.search(lead(head)):
         return failed("daily quota limit reached", "gemini quota notice")
     if _SUMMARY.search(head) and _REVIEWING.search(head):
         return working("Gemini is reviewing", "gemini summary: currently reviewing")

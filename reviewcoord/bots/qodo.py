@@ -23,6 +23,7 @@ from reviewcoord.bots.common import (
     fallback_finding,
     first_sentence,
     found,
+    lead,
     location,
     make_finding,
     noise,
@@ -184,7 +185,7 @@ def parse(comment: RawComment) -> ParsedComment:
         return noise("empty qodo comment")
     heading = _REVIEW_HEADING.search(body)
     if heading is None:
-        if _SUMMARY_HEADING.search(body):
+        if _SUMMARY_HEADING.search(lead(body)):  # its heading opens it: framing, not a phrase
             return noise("qodo PR summary")
         return fallback_finding(KEY, comment, "unrecognised qodo comment")
     commit = _commit(body)
