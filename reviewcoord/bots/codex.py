@@ -81,7 +81,8 @@ _FAILURE_NOTICES: tuple[tuple[re.Pattern[str], str], ...] = (
     # Reported only (no real body collected): "couldn't complete this request" and similar.
     (
         re.compile(
-            r"[^\n]{0,80}?\b(?:could ?n[o']?t|couldn’t|was ?n[o']?t able to|wasn’t able to|unable to)"
+            r"[^\n]{0,80}?\b(?:could ?n[o']?t|couldn’t|was ?n[o']?t able to|wasn’t able to"
+            r"|unable to)"
             r"[ \t]+complete[ \t]+(?:this|the|your)?[ \t]*(?:request|review)",
             re.I,
         ),

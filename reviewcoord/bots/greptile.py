@@ -184,7 +184,7 @@ def parse(comment: RawComment) -> ParsedComment:
             return ParsedComment(
                 kind="noise",
                 reason="greptile thread reply",
-                parse_note="a reply that speaks of withdrawing but withdraws nothing; the finding stays",
+                parse_note="a reply that speaks of withdrawing but withdraws nothing; kept",
             )
         return noise("greptile thread reply")
     return fallback_finding(KEY, comment, "unrecognised greptile comment")
