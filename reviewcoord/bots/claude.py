@@ -282,6 +282,18 @@ _CRITICAL_LEAD = re.compile(
 _TASK = re.compile(r"^[-*][ \t]+\[(?P<mark>[ xX])\]")
 
 
+def _announces_critical(text: str) -> bool:
+    """A critical heading or bold lead that does not say there is none ("**Critical:** None")."""
+    for match in _CRITICAL_LEAD.finditer(text):
+        end = text.find("\n", match.start())
+        line = text[match.start() : end if end >= 0 else len(text)]
+        said = _BOLD_LEAD.match(line)
+        inner = f"{said.group('inner')} {said.group('after')}" if said else line
+        if not _NOTHING.match(inner.split(":", 1)[-1].strip(" *:")):
+            return True
+    return False
+
+
 def _open_tasks(text: str) -> int:
     """Unticked boxes in the tracker's own task list: the first run of unindented checkbox
     lines. Indented or later checklists are review content (L_email_verificay3 suggests a PR
@@ -310,7 +322,7 @@ def _finished(comment: RawComment, body: str, header: re.Match[str]) -> ParsedCo
             return ParsedComment(kind="clean", reason="claude-code-action checklist done")
         return noise("claude-code-action task report (not a review)")
     open_tasks = _open_tasks(rest[:_SCAN_MAX])
-    if _CRITICAL_LEAD.search(rest[:_SCAN_MAX]):
+    if _announces_critical(rest[:_SCAN_MAX]):
         return fallback_finding(
             KEY,
             comment,
