@@ -5,6 +5,8 @@ same input without the attack behaves as it should."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from reviewcoord.bots import parse_comment
@@ -237,3 +239,23 @@ def test_claude_bold_critical_leads() -> None:
     # Control: a review that says there is nothing critical stays clean.
     clean = FINISHED + "## Review\n\n**Critical issues:** None found. Approve.\n"
     assert run("claude", clean, "issue_comment").kind == "clean"
+
+
+REAL_SUBHEADINGS = Path(__file__).parent / "fixtures/bots/claude/skogai_lore47_issues_found.md"
+
+
+@pytest.mark.parametrize(
+    ("heading", "severity"),
+    [("### ⚠️ Issues Found", "medium"), ("### 🔴 Critical Issues", "critical")],
+)
+def test_claude_real_numbered_subheadings_give_one_finding_each(
+    heading: str, severity: str
+) -> None:
+    text = REAL_SUBHEADINGS.read_text(encoding="utf-8").replace("### ⚠️ Issues Found", heading)
+    parsed = run("claude", text, "issue_comment")
+    assert parsed.kind == "finding" and not parsed.parse_note
+    assert [(f.title, f.severity, f.file, f.line) for f in parsed.findings] == [
+        ("Stray closing tag in entry.md:118", severity, "entry.md", 118),
+        ("Wrong code fence in book.md:124-130", severity, "book.md", 124),
+        ('Duplicate "Using jq" sections in book.md', severity, None, None),
+    ]

@@ -36,7 +36,8 @@ LOGINS: frozenset[str] = frozenset({"claude[bot]"})
 _MANAGED = ("🔴", "🟡", "🟣")
 # Prompt-defined sections use any colour marker; ✅ / 🔍 / 🚫 headings are not severities
 # (L_email_claude54 "### ✅ Good Practices", L_email_verificay3 "#### 🔍 Areas for Enhancement").
-_COLOURS = ("🔴", "🚨", "🟠", "🟡", "🟢", "🔵", "🟣")
+# ⚠️ opens a section of issues too (SkogAI/lore#47 "### ⚠️ Issues Found"; no level: medium).
+_COLOURS = ("🔴", "🚨", "🟠", "🟡", "🟢", "🔵", "🟣", "⚠️")
 # A section or bold lead named by a blocker word, without a colour ("### Critical Issues",
 # "**Must fix:** …"): critical, like 🔴.
 _CRITICAL_WORD = re.compile(r"(?:critical|blocking|blockers?|must[- ]fix)(?![\w-])", re.I)
@@ -81,6 +82,10 @@ _BOLD_LEAD = re.compile(
 # "Critical: None" says there is none.
 _NOTHING = re.compile(
     r"(?:none|n/?a|nothing|0|no (?:issues?|findings?|concerns?))(?:\b|$)[^\n]{0,40}$", re.I
+)
+# `path.ext:line` written in plain text (no code span), in an item's title.
+_PLAIN_PATH_LINE = re.compile(
+    r"(?<![\w./-])(?P<path>[\w./-]{1,200}\.[A-Za-z0-9]{1,10}):(?P<line>\d{1,7})(?![\d:])"
 )
 _LOCATION_LINE = re.compile(
     r"\bLocation:?\**:?|^[ \t]{0,4}(?:[-*][ \t]+)?\**(?:File|Path)\**:", re.I
@@ -220,8 +225,11 @@ def _entry_location(entry: _Entry) -> tuple[str | None, int | None]:
         # A title names its place only as a path with a directory or a line (a bare
         # `script.sh` in a title is what it is about, not where).
         titled, titled_line = stated_path_line(entry.title)
+        plain = _PLAIN_PATH_LINE.search(entry.title)
         if titled is not None and ("/" in titled or titled_line is not None):
             path, line = titled, titled_line
+        elif plain is not None:  # "Stray closing tag in entry.md:118" (SkogAI/lore#47)
+            path, line = plain.group("path"), int(plain.group("line"))
     if path is None:
         for text in entry.lines:
             if _LOCATION_LINE.search(text):
