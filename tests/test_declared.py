@@ -406,3 +406,60 @@ def test_the_declared_parser_never_raises(endpoint: Endpoint, body: str, reply: 
 def test_profiles_from_one_declaration_are_equal() -> None:
     settings = build(KILO)
     assert profiles(settings.reviewers) == profiles(build(KILO).reviewers)
+
+
+# --- issue 15: phrases only as the bot's own words; identity = login and type ---------------
+
+
+@pytest.mark.usefixtures("kilo")
+@pytest.mark.parametrize(
+    "quoted",
+    [
+        "```\nprint('No issues found')\n```",
+        "> No issues found",
+        "The test prints `No issues found` on success.",
+    ],
+)
+def test_a_phrase_inside_what_the_bot_quotes_is_no_run_state(quoted: str) -> None:
+    assert parsed(f"Looking at it.\n\n{quoted}\n").kind == "noise"
+    # Control: the phrase as the bot's own line is its finished review.
+    assert parsed("Looking at it.\n\nNo issues found\n").kind == "reviewed"
+
+
+USER_REVIEWER = """
+reviewers:
+  cuioss:
+    name: CUI review
+    logins: ['cuioss-review-bot']
+    type: user
+    reviewed: ['^## PR Reviewer Guide']
+"""
+
+
+def test_a_user_account_reviewer_counts_only_from_that_user_account() -> None:
+    settings = build(USER_REVIEWER)
+    with declared_scope(settings):
+        assert display_name("cuioss") == "CUI review (user account)"
+        guide = "## PR Reviewer Guide 🔍\n\nNo security concerns identified."
+        person = comment(guide, "issue_comment", "cuioss-review-bot")
+        person = person.model_copy(update={"author_type": "User"})
+        assert ingest([person], head_sha=HEAD).state("cuioss") == "reviewed"
+        # Control: an App (type Bot) of that login is not it; it is an unknown bot.
+        app = comment(guide, "issue_comment", "cuioss-review-bot")
+        got = ingest([app], head_sha=HEAD)
+        assert got.state("cuioss") == "not_seen" and got.unknown_bots == ["cuioss-review-bot"]
+
+
+def test_a_bot_reviewer_never_counts_from_a_user_account(kilo: Settings) -> None:
+    done = kilo_says("## Review complete", "review", cid=6)
+    person = done.model_copy(update={"author_login": "kilo-code-bot", "author_type": "User"})
+    got = ingest([person], head_sha=HEAD)
+    assert got.state("kilo") == "not_seen" and got.impostors == {"kilo-code-bot": "kilo"}
+    assert ingest([done], head_sha=HEAD).state("kilo") == "reviewed"
+
+
+def test_a_user_reviewer_may_not_declare_an_app_login() -> None:
+    with pytest.raises(ConfigError, match=r"'x\[bot\]' is an App's"):
+        build("reviewers:\n  kilo:\n    logins: ['x[bot]']\n    type: user\n")
+    with pytest.raises(ConfigError, match="reviewers.kilo.type"):
+        build("reviewers:\n  kilo:\n    logins: ['x']\n    type: robot\n")

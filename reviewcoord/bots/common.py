@@ -126,6 +126,26 @@ def unfenced_lines(body: str) -> list[str]:
     return out
 
 
+_SPAN = re.compile(r"`[^`\n]{1,500}`")
+
+
+def own_words(body: str) -> str:
+    """The body with everything it *quotes* blanked — fenced code blocks, block-quote lines and
+    code spans — keeping every line and column where it was: where a phrase may be read as the
+    bot's own statement (quoted text is the PR's content, which its author controls)."""
+    out: list[str] = []
+    in_fence = False
+    for line in body.split("\n"):
+        fence = _FENCE.match(line) is not None
+        if fence:
+            in_fence = not in_fence
+        if fence or in_fence or line.lstrip().startswith(">"):
+            out.append(" " * len(line))
+            continue
+        out.append(_SPAN.sub(lambda m: " " * len(m.group(0)), line))
+    return "\n".join(out)
+
+
 def first_line(body: str) -> str:
     """The first non-blank line with words in it, as plain text."""
     for line in body.splitlines():

@@ -46,6 +46,7 @@ from reviewcoord.bots.common import (
     location,
     make_finding,
     noise,
+    own_words,
     plain_text,
     stated_path_line,
 )
@@ -334,10 +335,13 @@ class DeclaredParser:
         if inline:
             first = label_re.search(text) if label_re is not None else None
             return _Matches(None, None, None, (first,) if first else ())
+        # Phrases are the bot's own statements: never read inside what it quotes (code, code
+        # spans, block quotes). Labels are read everywhere: a finding is kept, never dropped.
+        words = own_words(text)
         return _Matches(
-            failed=_first(d.failed, text),
-            working=_first(d.working, text),
-            reviewed=_first(d.reviewed, text),
+            failed=_first(d.failed, words),
+            working=_first(d.working, words),
+            reviewed=_first(d.reviewed, words),
             labels=tuple(label_re.finditer(text)) if label_re is not None else (),
         )
 

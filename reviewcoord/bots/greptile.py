@@ -27,8 +27,8 @@ from reviewcoord.bots.common import (
     make_finding,
     noise,
     opening_markers,
+    own_words,
     plain_text,
-    unfenced_lines,
 )
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import ParsedComment, RawComment
@@ -70,14 +70,12 @@ _WITHDRAW = re.compile(
 _WITHDRAW_WORD = re.compile(r"\bwithdraw", re.I)
 _NEGATION = re.compile(r"\b(?:not|no|never|nor|cannot)\b|n['’]t\b", re.I)
 _CLAUSE_END = re.compile(r"[.!?;\n]")
-_CODE_SPAN = re.compile(r"`[^`\n]{0,500}`")
 _QUOTED = re.compile(r"\"[^\"\n]{0,500}\"|“[^”\n]{0,500}”")
 
 
 def _prose(body: str) -> str:
     """The reply's own words: no fenced code, block quotes, code spans or quoted strings."""
-    lines = [line for line in unfenced_lines(body[:5000]) if not line.lstrip().startswith(">")]
-    return _QUOTED.sub(" ", _CODE_SPAN.sub(" ", "\n".join(lines)))
+    return _QUOTED.sub(" ", own_words(body[:5000]))
 
 
 def withdrawal(body: str) -> bool | None:
