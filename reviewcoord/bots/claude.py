@@ -24,6 +24,7 @@ from reviewcoord.bots.common import (
     location,
     make_finding,
     noise,
+    own_words,
     plain_text,
     stated_path_line,
 )
@@ -324,7 +325,7 @@ def _finished(comment: RawComment, body: str, header: re.Match[str]) -> ParsedCo
     if findings:
         return found(findings, "claude-code-action review findings")
     # "Create PR ➔" or no review wording: a task report, not a review (L_flashinfer177).
-    if "Create PR" in header.group(0) or not _REVIEWISH.search(rest):
+    if "Create PR" in header.group(0) or not _REVIEWISH.search(own_words(rest[:_SCAN_MAX])):
         if _CHECKED.search(rest) and not _open_tasks(rest):
             # "Claude finished …" over a fully ticked review checklist: a finished review.
             return ParsedComment(kind="clean", reason="claude-code-action checklist done")

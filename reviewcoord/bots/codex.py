@@ -23,6 +23,8 @@ from reviewcoord.bots.common import (
     location,
     make_finding,
     noise,
+    opening_markers,
+    own_words,
     plain_text,
     working,
 )
@@ -217,14 +219,15 @@ def parse(comment: RawComment) -> ParsedComment:
     if _SHIELDS in body and _BADGE.search(body):
         findings = _findings(comment, body, commit)
         return found(findings, f"codex {comment.endpoint} finding", commit)
-    if _SUMMARY.search(body):
+    framed = any("codex-pull-request-review-summary" in m for m in opening_markers(body))
+    if framed or _SUMMARY.match(lead(body)):  # the tracker by its framing, not a phrase
         return _summary(body)
     if _CLEAN.match(lead(body)):
         return ParsedComment(kind="clean", reason="codex clean verdict", reviewed_commit=commit)
     notice = _failure_notice(body)
     if notice is not None:
         return notice
-    if _WRAPPER.search(body):
+    if _WRAPPER.search(own_words(body)):
         if PERMALINK.search(body):
             # A review body that carries a permalink is a finding whose badge we cannot read.
             return fallback_finding(KEY, comment, "codex review body with an unreadable finding")

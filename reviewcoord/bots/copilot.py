@@ -26,6 +26,7 @@ from reviewcoord.bots.common import (
     location,
     make_finding,
     noise,
+    own_words,
     skipped,
 )
 from reviewcoord.bots.profile import BotProfile, plain_label
@@ -153,6 +154,7 @@ def _review(comment: RawComment, body: str) -> ParsedComment:
     suppressed = _suppressed_findings(comment, body)
     if suppressed:
         return found(suppressed, "copilot review body with suppressed findings")
+    body = own_words(body)  # verdicts are Copilot's own lines, never what it quotes
     if _APPROVE.search(body):
         return ParsedComment(kind="clean", reason="copilot verdict: approval recommended")
     if _VERDICT.search(body):

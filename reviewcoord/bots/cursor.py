@@ -23,6 +23,7 @@ from reviewcoord.bots.common import (
     make_finding,
     noise,
     opening_markers,
+    own_words,
     plain_text,
     skipped,
 )
@@ -143,7 +144,7 @@ def parse(comment: RawComment) -> ParsedComment:
     commit = _commit(body)
     if _BUG_ID.search(body) or (_TITLE.search(body) and _SEVERITY.search(body)):
         return _finding(comment, body, commit)
-    if _STALE.search(body):
+    if _STALE.search(own_words(body)):
         return noise("bugbot stale review", commit)
     # Verdicts and notices by Bugbot's framing: its opening line (or marker), never a phrase.
     opening = lead(body)
@@ -156,7 +157,7 @@ def parse(comment: RawComment) -> ParsedComment:
         return notice
     if _NOTICE.search(opening):
         return noise("bugbot trial notice")
-    if _SUMMARY.search(body):
+    if _SUMMARY.search(own_words(body)):
         return noise("bugbot PR summary block", commit)
     if comment.in_reply_to_id is not None:
         return noise("bugbot thread reply")

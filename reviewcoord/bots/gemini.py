@@ -23,6 +23,7 @@ from reviewcoord.bots.common import (
     location,
     make_finding,
     noise,
+    own_words,
     plain_text,
     working,
 )
@@ -118,11 +119,12 @@ def parse(comment: RawComment) -> ParsedComment:
     # Notices by Gemini's first line only, never a phrase further down.
     if _QUOTA.search(lead(head)):
         return failed("daily quota limit reached", "gemini quota notice")
-    if _SUMMARY.search(head) and _REVIEWING.search(head):
+    words = own_words(head)  # run states are Gemini's own words, never what it quotes
+    if _SUMMARY.search(words) and _REVIEWING.search(words):
         return working("Gemini is reviewing", "gemini summary: currently reviewing")
-    if _CODE_REVIEW.search(head) and comment.endpoint == "review":
+    if _CODE_REVIEW.search(words) and comment.endpoint == "review":
         return ParsedComment(kind="reviewed", reason="gemini code review")
-    if _SUMMARY.search(head):
+    if _SUMMARY.search(words):
         return noise("gemini summary of changes")
     if badge is not None:
         return _finding(comment, body, badge)
