@@ -23,6 +23,7 @@ from reviewcoord.bots.common import (
     lead,
     location,
     make_finding,
+    marked_lines,
     noise,
     own_words,
     plain_text,
@@ -91,7 +92,6 @@ _PLAIN_PATH_LINE = re.compile(
 _LOCATION_LINE = re.compile(
     r"\bLocation:?\**:?|^[ \t]{0,4}(?:[-*][ \t]+)?\**(?:File|Path)\**:", re.I
 )
-_FENCE = re.compile(r"^[ \t]{0,3}(?:```|~~~)")
 
 
 @dataclass
@@ -200,12 +200,8 @@ def _entries(body: str) -> list[_Entry]:
     `#### 1. Title` sub-headings; plain bullets too in a critical one), per labelled heading
     (`### 🔴 Critical: Title`) and per labelled bold lead (`**🔴 Critical: Title**`)."""
     reader = _Reader()
-    in_fence = False
-    for line in body.split("\n"):
-        fence = _FENCE.match(line) is not None
-        if fence:
-            in_fence = not in_fence
-        if in_fence or fence or line.lstrip().startswith(">"):
+    for line, quoted in marked_lines(body):
+        if quoted:
             if reader.current is not None:
                 reader.current.lines.append(line)
             continue

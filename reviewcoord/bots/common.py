@@ -7,6 +7,7 @@ body can be 1 MB and a parser must stay linear on it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from reviewcoord.model import BotKey, Finding, ParsedComment, RawComment, stable_finding_id
 
@@ -129,20 +130,27 @@ def unfenced_lines(body: str) -> list[str]:
 _SPAN = re.compile(r"`[^`\n]{1,500}`")
 
 
-def own_words(body: str) -> str:
-    """The body with everything it *quotes* blanked — fenced code blocks, block-quote lines and
-    code spans — keeping every line and column where it was: where a phrase may be read as the
-    bot's own statement (quoted text is the PR's content, which its author controls)."""
-    out: list[str] = []
+def marked_lines(body: str) -> Iterator[tuple[str, bool]]:
+    """Each line of `body` with whether it is quoted: a fence line, inside a fenced block, or a
+    block-quote line."""
     in_fence = False
     for line in body.split("\n"):
         fence = _FENCE.match(line) is not None
         if fence:
             in_fence = not in_fence
-        if fence or in_fence or line.lstrip().startswith(">"):
+        yield line, fence or in_fence or line.lstrip().startswith(">")
+
+
+def own_words(body: str) -> str:
+    """The body with everything it *quotes* blanked — fenced code blocks, block-quote lines and
+    code spans — keeping every line and column where it was: where a phrase may be read as the
+    bot's own statement (quoted text is the PR's content, which its author controls)."""
+    out: list[str] = []
+    for line, quoted in marked_lines(body):
+        if quoted:
             out.append(" " * len(line))
-            continue
-        out.append(_SPAN.sub(lambda m: " " * len(m.group(0)), line))
+        else:
+            out.append(_SPAN.sub(lambda m: " " * len(m.group(0)), line))
     return "\n".join(out)
 
 
