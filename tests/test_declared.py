@@ -461,5 +461,5 @@ def test_a_bot_reviewer_never_counts_from_a_user_account(kilo: Settings) -> None
 def test_a_user_reviewer_may_not_declare_an_app_login() -> None:
     with pytest.raises(ConfigError, match=r"'x\[bot\]' is an App's"):
         build("reviewers:\n  kilo:\n    logins: ['x[bot]']\n    type: user\n")
-    with pytest.raises(ConfigError, match="reviewers.kilo.type"):
+    with pytest.raises(ConfigError, match=r"reviewers\.kilo\.type"):
         build("reviewers:\n  kilo:\n    logins: ['x']\n    type: robot\n")
