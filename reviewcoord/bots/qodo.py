@@ -183,7 +183,8 @@ def parse(comment: RawComment) -> ParsedComment:
     body = clean_body(comment.body)
     if not body.strip():
         return noise("empty qodo comment")
-    heading = _REVIEW_HEADING.search(body)
+    # The review by its heading as Qodo opens it (framing), never a heading quoted further down.
+    heading = _REVIEW_HEADING.search(body) if _REVIEW_HEADING.match(lead(body)) else None
     if heading is None:
         if _SUMMARY_HEADING.search(lead(body)):  # its heading opens it: framing, not a phrase
             return noise("qodo PR summary")
