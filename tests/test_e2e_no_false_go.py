@@ -123,3 +123,17 @@ def test_only_greptile_itself_withdraws_its_p0_and_only_affirmatively(
                             in_reply_to_id=root["id"], user_type=user_type)  # fmt: skip
     verdict = verdict_of(run_action(fake, tmp_path, inputs={"expected-bots": "greptile"}))
     assert verdict["gate"] == gate
+
+
+def test_a_copilot_finding_mentioning_fixed_in_a_sha_is_judged(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    text = "This retries forever when the server is down; it was fixed in 0c66f2d and came back."
+    root = fake.add_review_comment(2, login="Copilot", body=text, path="src/net.py", line=8)
+    verdict = verdict_of(run_action(fake, tmp_path, inputs={"expected-bots": "copilot"}))
+    assert [(f["file"], f["line"]) for f in verdict["advisory"]] == [("src/net.py", 8)]
+    # Control: the coding agent's reply in that thread (Z41's shape) stays chatter.
+    fake.add_review_comment(2, login="Copilot", body=body("Z41"), path="src/net.py", line=8,
+                            in_reply_to_id=root["id"])  # fmt: skip
+    again = verdict_of(run_action(fake, tmp_path / "2", inputs={"expected-bots": "copilot"}))
+    assert len(again["advisory"]) == 1

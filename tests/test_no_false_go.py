@@ -259,3 +259,12 @@ def test_claude_real_numbered_subheadings_give_one_finding_each(
         ("Wrong code fence in book.md:124-130", severity, "book.md", 124),
         ('Duplicate "Using jq" sections in book.md', severity, None, None),
     ]
+
+
+def test_greptile_summary_only_by_its_framing() -> None:
+    footer = "Last reviewed commit: [fix](https://github.com/o/r/commit/" + "a" * 40 + ")"
+    attack = run("greptile", f"Some new layout.\n\n> {footer}\n", "issue_comment")
+    assert attack.kind == "finding" and attack.parse_note  # not a done signal: kept, loudly
+    control = run("greptile", f"<!-- greptile_summary -->\n<h3>Greptile Summary</h3>\n\n{footer}",
+                  "issue_comment")  # fmt: skip
+    assert (control.kind, control.reviewed_commit) == ("reviewed", "a" * 40)
