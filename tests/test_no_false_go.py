@@ -268,3 +268,14 @@ def test_greptile_summary_only_by_its_framing() -> None:
     control = run("greptile", f"<!-- greptile_summary -->\n<h3>Greptile Summary</h3>\n\n{footer}",
                   "issue_comment")  # fmt: skip
     assert (control.kind, control.reviewed_commit) == ("reviewed", "a" * 40)
+
+
+def test_claude_error_header_over_findings_keeps_them() -> None:
+    body = (
+        "**Claude encountered an error after 7m** —— [View job](u)\n\n### 🔴 **Critical: Leak**\n"
+    )
+    parsed = run("claude", body, "issue_comment")
+    assert parsed.kind == "failed" and parsed.parse_note
+    assert [(f.title, f.severity) for f in parsed.findings] == [("Leak", "critical")]
+    # Control: the plain error header carries nothing.
+    assert run("claude", body.split("\n\n", 1)[0], "issue_comment").findings == ()

@@ -386,6 +386,11 @@ def parse(comment: RawComment) -> ParsedComment:
     opening = lead(body)
     notice = _notice(body, opening)
     if notice is not None:
+        kept = _prompt_findings(comment, body)
+        if kept:  # an error after a partial review: the run failed, its findings stand
+            return notice.model_copy(
+                update={"findings": tuple(kept), "parse_note": f"{notice.detail}; findings kept"}
+            )
         return notice
     header = _FINISHED.search(body)
     if header and _FINISHED.match(opening):
