@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 
 from reviewcoord.bots import (
     REGISTRY,
-    bot_for_login,
+    bot_for_author,
     bot_keys,
     bot_pr_skip,
     code_scanning,
@@ -58,6 +58,9 @@ class Ingested:
     parse_notes: list[ParseNote]
     # How many comments each bot wrote (any commit): `expected-bots: auto` and logs use it.
     seen: dict[BotKey, int] = field(default_factory=dict)
+    # Authors who are not the reviewer their login spells (a user account `claude`): login →
+    # the bot key it imitates. Their comments are a person's; the sticky names them once.
+    impostors: dict[str, BotKey] = field(default_factory=dict)
 
     def state(self, bot: BotKey) -> BotState:
         status = self.bots.get(bot)
@@ -68,7 +71,7 @@ def is_ours(comment: RawComment, own_login: str | None) -> bool:
     """Our own sticky: it carries the marker first. (Publishing checks the author too.)
     A known AI reviewer's comment is never ours, whatever it starts with: dropping it would let
     a bot's text silence its own finding."""
-    if bot_for_login(comment.author_login) is not None:
+    if bot_for_author(comment.author_login, comment.author_type) is not None:
         return False
     return comment.body.lstrip().startswith(MARKER) or (
         own_login is not None and comment.author_login == own_login and MARKER in comment.body
@@ -216,12 +219,16 @@ def ingest(
     seen: dict[BotKey, int] = {}
     signals: dict[BotKey, list[_Signal]] = {}
     withdrawals: list[tuple[BotKey, RawComment, int]] = []
+    impostors: dict[str, BotKey] = {}
     for comment in sorted(comments, key=lambda c: (c.endpoint, c.id)):
         if is_ours(comment, own_login):
             continue
-        bot = bot_for_login(comment.author_login)
+        bot = bot_for_author(comment.author_login, comment.author_type)
         if bot is None:
-            if comment.author_type.casefold() == "bot" and comment.author_login != own_login:
+            imitated = REGISTRY.impostor_of(comment.author_login, comment.author_type)
+            if imitated is not None:
+                impostors.setdefault(comment.author_login, imitated)
+            elif comment.author_type.casefold() == "bot" and comment.author_login != own_login:
                 unknown.add(comment.author_login)
             continue
         seen[bot] = seen.get(bot, 0) + 1
@@ -251,6 +258,7 @@ def ingest(
         unknown_bots=sorted(unknown),
         parse_notes=sorted(notes, key=lambda n: (n.bot, n.url, n.note)),
         seen=seen,
+        impostors=dict(sorted(impostors.items())),
     )
 
 

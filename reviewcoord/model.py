@@ -297,6 +297,9 @@ class Verdict(Frozen):
     convergence: ConvergenceInfo | None = None
     history_notice: str | None = None
     command_notes: list[str] = Field(default_factory=list)
+    # Accounts whose login spells a known reviewer's but which are not it (a user account
+    # `claude`): login → the key it imitates. A person: never the bot (interface §5).
+    impostors: dict[str, str] = Field(default_factory=dict)
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 

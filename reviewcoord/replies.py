@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from reviewcoord.bots import bot_for_author
 from reviewcoord.model import AcceptKind, RawComment, ReplyKind
 
 _RULES: tuple[tuple[ReplyKind, re.Pattern[str]], ...] = (
@@ -74,10 +75,13 @@ def classify(text: str) -> ReplyKind | None:
 
 
 def is_human(comment: RawComment, own_login: str | None) -> bool:
+    """A person's comment: a user account that is neither us nor a reviewer declared as a
+    user account (`type: user`), whose comments are its reviews, not a person's commands."""
     return (
         comment.author_type == "User"
         and not comment.author_login.endswith("[bot]")
         and comment.author_login != own_login
+        and bot_for_author(comment.author_login, comment.author_type) is None
     )
 
 

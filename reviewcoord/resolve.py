@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from reviewcoord.actions_io import Log
-from reviewcoord.bots import bot_for_login, reviewer_keys
+from reviewcoord.bots import bot_for_author, reviewer_keys
 from reviewcoord.config import Settings, build_settings, parse_config_file
 from reviewcoord.github.gateway import Gateway, PullInfo
 from reviewcoord.model import BotKey
@@ -51,7 +51,8 @@ def resolve_expected(
     elif settings.auto_expected:
         found = set(on_this_pr)
         if not set(reviewer_keys()) <= found:
-            seen = {bot_for_login(login) for login, _type in gateway.recent_comment_authors()}
+            authors = gateway.recent_comment_authors()
+            seen = {bot_for_author(login, kind) for login, kind in authors}
             found |= {b for b in seen if b is not None}
         if found:
             log.info(

@@ -36,10 +36,19 @@ def on_head(body: str) -> str:
     return FOR_COMMIT.sub(bugbot, body)
 
 
+def rest_login(login: str) -> str:
+    """The login REST shows for a corpus author: the corpus keeps GraphQL's suffix-less App
+    spellings as their source showed them (`chatgpt-codex-connector`); REST always adds `[bot]`."""
+    if login.endswith("[bot]") or login == "Copilot":
+        return login
+    return f"{login}[bot]"
+
+
 def corpus(path: Path) -> dict[str, dict[str, object]]:
     entries = [json.loads(line) for line in path.read_text().splitlines()]
     for e in entries:
         e["body"] = on_head(str(e["body"]))
+        e["bot_login"] = rest_login(str(e["bot_login"]))
     return {str(e["corpus_id"]): e for e in entries}
 
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from reviewcoord.bots import REGISTRY
 from reviewcoord.model import Endpoint, RawComment
 
 # Real bot bodies from public PRs; see tests/fixtures/bots/PROVENANCE.md.
@@ -68,3 +69,14 @@ def as_list(value: Any) -> list[Any] | None:
     if value is None:
         return None
     return list(value) if isinstance(value, list) else [value]
+
+
+def graphql_bot(login: str) -> str | None:
+    """The reviewer a GraphQL `Bot` author's suffix-less login (`claude`) maps to."""
+    return REGISTRY.bot_for_graphql_author(login, "Bot")
+
+
+def source_bot(login: str) -> str | None:
+    """The reviewer a corpus entry's `bot_login` names as its source shows it: a REST login of
+    a `Bot` account, or a GraphQL spelling of a `Bot` author."""
+    return REGISTRY.bot_for_author(login, "Bot") or graphql_bot(login)

@@ -99,6 +99,7 @@ def verdict(
     unknown_bots: list[str] | None = None,
     parse_notes: list[ParseNote] | None = None,
     cycle: int = 1,
+    impostors: dict[str, str] | None = None,
 ) -> Verdict:
     return Verdict(
         repo=REPO,
@@ -115,6 +116,7 @@ def verdict(
         gate_reason=gate_reason,
         expected_bots=list(ALL_BOTS),
         parse_notes=parse_notes or [],
+        impostors=impostors or {},
     )
 
 
@@ -310,6 +312,8 @@ def hostile() -> Verdict:
         advisory,
         gate_reason="9 critical findings @octocat <!-- x --> #1",
         unknown_bots=["@evil[bot] <img src=x>", "ok`bot"],
+        # A user account named like a bot (issue 15), its login hostile as a replay may hold it.
+        impostors={"claude": "claude", "@evil <img src=x>`": "greptile"},
         parse_notes=[
             ParseNote(bot="@octocat", url="javascript:alert(1)", note="<!-- hidden --> @octocat"),
         ],

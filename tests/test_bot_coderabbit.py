@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import time
 
-from reviewcoord.bots import REGISTRY, bot_for_login, parse_comment, rerequest_hint
+from reviewcoord.bots import REGISTRY, bot_for_author, parse_comment, rerequest_hint
 from reviewcoord.bots.coderabbit import canonical_label
-from tests.bots_support import comment
+from tests.bots_support import comment, graphql_bot
 
 LOGIN = "coderabbitai[bot]"
 BASE = "a" * 40
@@ -41,8 +41,8 @@ def _review(body: str):  # type: ignore[no-untyped-def]
 
 
 def test_profile_registered() -> None:
-    assert bot_for_login(LOGIN) == "coderabbit"
-    assert bot_for_login("coderabbitai") == "coderabbit"
+    assert bot_for_author(LOGIN, "Bot") == "coderabbit"
+    assert graphql_bot("coderabbitai") == "coderabbit"
     profile = REGISTRY.profile("coderabbit")
     assert profile.display == "CodeRabbit"
     assert profile.pack == "fast"
@@ -185,7 +185,7 @@ def test_emoji_alone_is_not_a_severity() -> None:
 
 
 def test_other_login_is_not_coderabbit() -> None:
-    assert bot_for_login("coderabbit-fan[bot]") is None
+    assert bot_for_author("coderabbit-fan[bot]", "Bot") is None
 
 
 def test_review_body_nitpick_and_outside_diff_items() -> None:

@@ -6,10 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from reviewcoord.bots import bot_for_login, display_name, parse_comment, rerequest_hint
+from reviewcoord.bots import bot_for_author, display_name, parse_comment, rerequest_hint
 from reviewcoord.ingest import ingest
 from reviewcoord.model import RawComment
-from tests.bots_support import comment, load_corpus
+from tests.bots_support import comment, graphql_bot, load_corpus
 
 LOGIN = "gemini-code-assist[bot]"
 HEAD = "8777ef4a1b2c3d4e5f60718293a4b5c6d7e8f901"
@@ -23,8 +23,8 @@ def real(corpus_id: str, cid: int = 1, **fields: object) -> RawComment:
 
 
 def test_profile() -> None:
-    assert bot_for_login(LOGIN) == "gemini"
-    assert bot_for_login("gemini-code-assist") == "gemini"
+    assert bot_for_author(LOGIN, "Bot") == "gemini"
+    assert graphql_bot("gemini-code-assist") == "gemini"
     assert display_name("gemini") == "Gemini"
     assert rerequest_hint("gemini") == "re-request with `/gemini review`"
 

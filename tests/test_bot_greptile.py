@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from reviewcoord.bots import bot_for_login, display_name, parse_comment, rerequest_hint
+from reviewcoord.bots import bot_for_author, display_name, parse_comment, rerequest_hint
 from reviewcoord.ingest import ingest
 from reviewcoord.model import RawComment
-from tests.bots_support import comment, load_corpus
+from tests.bots_support import comment, graphql_bot, load_corpus
 
 LOGIN = "greptile-apps[bot]"
 HEAD = "fd4f3c3bf0cb80ce508a37bd9a6f2a892d3980b8"  # U_greptile_summary's last reviewed commit
@@ -26,8 +26,8 @@ def real(corpus_id: str, cid: int = 1, **fields: object) -> RawComment:
 
 
 def test_profile() -> None:
-    assert bot_for_login(LOGIN) == "greptile"
-    assert bot_for_login("greptile-apps") == "greptile"
+    assert bot_for_author(LOGIN, "Bot") == "greptile"
+    assert graphql_bot("greptile-apps") == "greptile"
     assert display_name("greptile") == "Greptile"
     assert rerequest_hint("greptile") == "re-request with `@greptileai`"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 
-from reviewcoord.bots import bot_for_login, display_name, parse_comment, rerequest_hint
+from reviewcoord.bots import bot_for_author, display_name, parse_comment, rerequest_hint
 from reviewcoord.bots.registry import REGISTRY
-from tests.bots_support import comment
+from tests.bots_support import comment, graphql_bot
 
 SHA = "b1305dd0e8bad5375edb9346ebce431394f5c7d7"
 DIVIDER = (
@@ -79,8 +79,8 @@ def _parse(body: str):  # type: ignore[no-untyped-def]
 
 
 def test_profile_registered() -> None:
-    assert bot_for_login("qodo-code-review[bot]") == "qodo"
-    assert bot_for_login("qodo-code-review") == "qodo"
+    assert bot_for_author("qodo-code-review[bot]", "Bot") == "qodo"
+    assert graphql_bot("qodo-code-review") == "qodo"
     assert display_name("qodo") == "Qodo"
     assert rerequest_hint("qodo") == "re-request with `/review`"
     assert "qodo" in REGISTRY.pack("fast")

@@ -10,12 +10,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from reviewcoord.bots import bot_for_login, parse_comment
+from reviewcoord.bots import parse_comment
 from reviewcoord.ingest import ingest
 from reviewcoord.model import BotKey, ParsedComment, RawComment, Verdict
 from reviewcoord.pipeline import judge
 from reviewcoord.render import sticky_comment
-from tests.bots_support import comment, load_corpus
+from tests.bots_support import comment, load_corpus, source_bot
 
 HEAD = "8777ef4a1b2c3d4e5f60718293a4b5c6d7e8f901"  # N3_codex_status_asic381_propened names 8777ef4
 OLD = "1111111222222233333334444444555555566666"
@@ -37,7 +37,7 @@ def real(corpus_id: str, cid: int = 1, **fields: object) -> RawComment:
 
 def parsed(corpus_id: str) -> ParsedComment:
     raw = real(corpus_id)
-    bot = bot_for_login(raw.author_login)
+    bot = source_bot(raw.author_login)
     assert bot is not None
     return parse_comment(bot, raw)
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from reviewcoord.bots import bot_for_login, parse_comment
+from reviewcoord.bots import parse_comment
 from reviewcoord.model import ParsedComment
-from tests.bots_support import as_list, corpus_comment, load_corpus
+from tests.bots_support import as_list, corpus_comment, load_corpus, source_bot
 
 GOLDEN = Path(__file__).parent / "golden" / "corpus_expectations.json"
 ENTRIES = load_corpus()
@@ -94,14 +94,14 @@ def _label_params() -> list[Any]:
 
 
 def _parse(entry: dict[str, Any]) -> ParsedComment | None:
-    bot = bot_for_login(entry["bot_login"])
+    bot = source_bot(entry["bot_login"])
     if bot is None or entry["endpoint"] == "unknown":
         return None
     return parse_comment(bot, corpus_comment(entry, NUMBER[entry["corpus_id"]]))
 
 
 def _expectation(entry: dict[str, Any]) -> dict[str, Any]:
-    bot = bot_for_login(entry["bot_login"])
+    bot = source_bot(entry["bot_login"])
     if bot is None:
         return {"bot": None, "skipped": "unknown bot"}
     if entry["endpoint"] == "unknown":
@@ -158,7 +158,7 @@ def test_known_label_gaps_are_corpus_ids() -> None:
 @pytest.mark.parametrize("entry", _label_params())
 def test_agrees_with_corpus_labels(entry: dict[str, Any]) -> None:
     cid = entry["corpus_id"]
-    bot = bot_for_login(entry["bot_login"])
+    bot = source_bot(entry["bot_login"])
     if bot is None:
         assert _golden()[cid] == {"bot": None, "skipped": "unknown bot"}
         return
@@ -187,6 +187,6 @@ def test_agrees_with_corpus_labels(entry: dict[str, Any]) -> None:
 
 def test_every_known_bot_finding_is_found() -> None:
     for entry in ENTRIES:
-        if entry["kind"] == "finding" and bot_for_login(entry["bot_login"]) is not None:
+        if entry["kind"] == "finding" and source_bot(entry["bot_login"]) is not None:
             parsed = _parse(entry)
             assert parsed is not None and parsed.findings, entry["corpus_id"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reviewcoord.bots import bot_for_login, claude, codex, copilot, cursor, parse_comment
+from reviewcoord.bots import REGISTRY, bot_for_author, claude, codex, copilot, cursor, parse_comment
 from reviewcoord.model import BotKey, Endpoint, ParsedComment, RawComment
 from tests.bots_support import comment
 
@@ -24,26 +24,65 @@ def run(
     ("login", "key"),
     [
         ("chatgpt-codex-connector[bot]", "codex"),
-        ("chatgpt-codex-connector", "codex"),
         ("copilot-pull-request-reviewer[bot]", "copilot"),
-        ("copilot-pull-request-reviewer", "copilot"),
         ("Copilot", "copilot"),
         ("cursor[bot]", "cursor"),
-        ("cursor", "cursor"),
         ("claude[bot]", "claude"),
-        ("claude", "claude"),
         ("CLAUDE[BOT]", "claude"),
         ("greptile-apps[bot]", "greptile"),
-        ("greptile-apps", "greptile"),
         ("coderabbitai[bot]", "coderabbit"),
-        ("coderabbitai", "coderabbit"),
         ("gemini-code-assist[bot]", "gemini"),
-        ("gemini-code-assist", "gemini"),
+        ("qodo-code-review[bot]", "qodo"),
+        ("github-advanced-security[bot]", "code-scanning"),
+        # REST always returns an App's `[bot]`: a suffix-less login is no App's REST login.
+        ("claude", None),
+        ("chatgpt-codex-connector", None),
         ("someone", None),
     ],
 )
-def test_logins(login: str, key: str | None) -> None:
-    assert bot_for_login(login) == key
+def test_a_bot_is_its_rest_login_of_a_bot_account(login: str, key: str | None) -> None:
+    assert bot_for_author(login, "Bot") == key
+    # The same login on a user account is nobody's reviewer (identity = login *and* type).
+    assert bot_for_author(login, "User") is None
+
+
+@pytest.mark.parametrize(
+    ("login", "typename", "key"),
+    [
+        ("chatgpt-codex-connector", "Bot", "codex"),
+        ("copilot-pull-request-reviewer", "Bot", "copilot"),
+        ("claude", "Bot", "claude"),
+        ("greptile-apps", "Bot", "greptile"),
+        # GraphQL's suffix-less spelling maps only for a Bot author.
+        ("claude", "User", None),
+        ("chatgpt-codex-connector", "User", None),
+        ("claude", "Organization", None),
+    ],
+)
+def test_graphql_logins_map_only_for_bot_authors(
+    login: str, typename: str, key: str | None
+) -> None:
+    assert REGISTRY.bot_for_graphql_author(login, typename) == key
+
+
+@pytest.mark.parametrize(
+    ("login", "account_type", "imitated"),
+    [
+        ("claude", "User", "claude"),
+        ("chatgpt-codex-connector", "User", "codex"),
+        ("greptile-apps", "User", "greptile"),
+        ("claude[bot]", "User", "claude"),  # cannot happen on GitHub; still no bot
+        # Controls: the bots themselves, other Apps and people with other names are none.
+        ("claude[bot]", "Bot", None),
+        ("claude", "Bot", None),
+        ("Copilot", "Bot", None),
+        ("octocat", "User", None),
+    ],
+)
+def test_a_person_named_like_a_bot_is_an_impostor(
+    login: str, account_type: str, imitated: str | None
+) -> None:
+    assert REGISTRY.impostor_of(login, account_type) == imitated
 
 
 def test_greptile_p1_is_not_codex() -> None:
@@ -51,7 +90,7 @@ def test_greptile_p1_is_not_codex() -> None:
         '<a href="#"><img alt="P1" src="https://greptile-static-assets.s3.amazonaws.com/badges/'
         'p1.svg?v=9" align="top"></a> **Lock is never released**'
     )
-    assert bot_for_login("greptile-apps[bot]") == "greptile"
+    assert bot_for_author("greptile-apps[bot]", "Bot") == "greptile"
     assert run("greptile", body).findings[0].severity == "medium"  # Greptile P1, not Codex P1
     # Even under the Codex parser, a non-shields P1 image is no Codex badge.
     assert run("codex", body).parse_note is not None
@@ -59,7 +98,7 @@ def test_greptile_p1_is_not_codex() -> None:
 
 def test_codex_badge_from_other_login_is_not_codex() -> None:
     body = BADGE.format(p="P1", c="orange", t="Looks like Codex")
-    assert bot_for_login("copilot-pull-request-reviewer[bot]") == "copilot"
+    assert bot_for_author("copilot-pull-request-reviewer[bot]", "Bot") == "copilot"
     parsed = run("copilot", body, "review_comment", login="Copilot")
     assert [f.severity_raw for f in parsed.findings] == [None]
     assert all(f.bot == "copilot" and f.severity == "medium" for f in parsed.findings)
@@ -399,16 +438,8 @@ FINISHED = (
 )
 
 
-@pytest.mark.parametrize(
-    "review",
-    [
-        "## Code Review\n\n### Critical Issues\n\n- The token is logged in plain text.\n",
-        "## Review\n\n**Must fix:** the migration drops the users table.\n",
-        "## Review\n\n#### 🚨 Blockers\n* SQL built from user input\n",
-    ],
-)
-def test_finished_claude_review_with_unparsed_critical_section_is_not_clean(review: str) -> None:
-    parsed = parse_comment(
+def _finished_claude(review: str) -> ParsedComment:
+    return parse_comment(
         "claude",
         RawComment(
             endpoint="issue_comment",
@@ -419,6 +450,37 @@ def test_finished_claude_review_with_unparsed_critical_section_is_not_clean(revi
             html_url="https://x/1",
         ),
     )
+
+
+# These three layouts were once kept as one medium "unparsed" finding; each is now read as the
+# critical finding it announces (issue 15 "Claude's critical layouts are critical").
+@pytest.mark.parametrize(
+    ("review", "title"),
+    [
+        (
+            "## Code Review\n\n### Critical Issues\n\n- The token is logged in plain text.\n",
+            "The token is logged in plain text.",
+        ),
+        (
+            "## Review\n\n**Must fix:** the migration drops the users table.\n",
+            "the migration drops the users table.",
+        ),
+        (
+            "## Review\n\n#### 🚨 Blockers\n* SQL built from user input\n",
+            "SQL built from user input",
+        ),
+    ],
+)
+def test_finished_claude_review_with_a_critical_section_is_critical(
+    review: str, title: str
+) -> None:
+    parsed = _finished_claude(review)
+    assert parsed.kind == "finding" and not parsed.parse_note
+    assert [(f.title, f.severity) for f in parsed.findings] == [(title, "critical")]
+
+
+def test_finished_claude_review_with_an_unparsed_critical_section_is_not_clean() -> None:
+    parsed = _finished_claude("## Review\n\n### 🔴 Critical Issues\n\nThe token is logged.\n")
     assert parsed.kind == "finding" and parsed.parse_note
     assert parsed.findings[0].severity == "medium"
 

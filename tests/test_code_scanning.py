@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from reviewcoord.bots import REGISTRY, bot_for_login, parse_comment, reviewer_keys
+from reviewcoord.bots import REGISTRY, parse_comment, reviewer_keys
 from reviewcoord.bots.code_scanning import AlertRead, alert_findings, unreadable
 from reviewcoord.config import Settings
 from reviewcoord.errors import ConfigError, GatewayError
@@ -22,7 +22,7 @@ from reviewcoord.judgement import CycleLookups, JudgeSettings, Subject, first_cy
 from reviewcoord.limits import MARKER
 from reviewcoord.model import BotStatus, RawComment, Verdict
 from reviewcoord.pipeline import verdict_from
-from tests.bots_support import corpus_comment, load_corpus
+from tests.bots_support import corpus_comment, graphql_bot, load_corpus, source_bot
 from tests.verdict_contract import check_verdict
 
 EXAMPLE = (
@@ -169,7 +169,7 @@ def test_malformed_alerts_are_notes_never_a_crash() -> None:
 )
 def test_the_real_inline_bodies_parse_as_the_corpus_says(corpus_id: str) -> None:
     entry = corpus_entry(corpus_id)
-    assert bot_for_login(entry["bot_login"]) == "code-scanning"
+    assert source_bot(entry["bot_login"]) == "code-scanning"
     parsed = parse_comment("code-scanning", corpus_comment(entry, 1))
     if entry["kind"] == "wrapper":
         assert parsed.kind == "noise" and parsed.findings == ()
@@ -184,7 +184,7 @@ def test_the_real_inline_bodies_parse_as_the_corpus_says(corpus_id: str) -> None
 
 
 def test_the_graphql_login_is_code_scanning_too() -> None:
-    assert bot_for_login("github-advanced-security") == "code-scanning"
+    assert graphql_bot("github-advanced-security") == "code-scanning"
 
 
 # --------------------------------------------------------------------------- one finding per alert

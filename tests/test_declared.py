@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reviewcoord.bots import bot_for_login, bot_keys, display_name, parse_comment
+from reviewcoord.bots import bot_for_author, bot_keys, display_name, parse_comment
 from reviewcoord.bots import bounded_regex as bounded
 from reviewcoord.bots.declared import profiles
 from reviewcoord.config import Settings, build_settings, declared_scope, parse_config_file
@@ -21,7 +21,7 @@ from reviewcoord.ingest import ingest
 from reviewcoord.model import Endpoint, ParsedComment, RawComment
 from reviewcoord.normalize import merged_table
 from reviewcoord.pipeline import judge
-from tests.bots_support import comment
+from tests.bots_support import comment, graphql_bot
 from tests.declared_support import KILO_CONFIG as KILO
 from tests.declared_support import KILO_LOGIN
 
@@ -67,7 +67,7 @@ def reviewer(extra: str = "", key: str = "kilo", login: str = "kilo-code-bot[bot
 
 def test_the_example_declares_a_bot_like_a_built_in_one(kilo: Settings) -> None:
     assert "kilo" in bot_keys() and display_name("kilo") == "Kilo Code"
-    assert bot_for_login("kilo-code-bot[bot]") == bot_for_login("kilo-code-bot") == "kilo"
+    assert bot_for_author("kilo-code-bot[bot]", "Bot") == graphql_bot("kilo-code-bot") == "kilo"
     assert "kilo" in kilo.fast_pack and "kilo" not in kilo.slow_pack
     assert set(kilo.reviewers) == {"kilo"}
 
@@ -84,7 +84,7 @@ def test_the_scope_ends_with_the_block_and_may_be_entered_again(kilo: Settings) 
 
 def test_validation_leaves_the_registry_as_it_was() -> None:
     settings = build(KILO)
-    assert "kilo" not in bot_keys() and bot_for_login(KILO_LOGIN) is None
+    assert "kilo" not in bot_keys() and bot_for_author(KILO_LOGIN, "Bot") is None
     assert settings.reviewers["kilo"].logins == (KILO_LOGIN,)
 
 
@@ -284,11 +284,13 @@ def test_only_the_first_65536_characters_are_matched() -> None:
 def test_states_through_ingest_inline_findings_then_the_closing_review() -> None:
     inline = kilo_says("**Critical** SQL built from user input", "review_comment", cid=5)
     done = kilo_says("## Review complete", "review", cid=6)
-    graphql = kilo_says("**Info** Typo", "review_comment", cid=7)
-    graphql = graphql.model_copy(update={"author_login": "kilo-code-bot"})  # GraphQL spelling
-    only_inline = ingest([inline, graphql], head_sha=HEAD)
-    assert only_inline.state("kilo") == "not_seen" and len(only_inline.findings) == 2
-    both = ingest([inline, graphql, done], head_sha=HEAD)
+    other = kilo_says("**Info** Typo", "review_comment", cid=7)
+    # REST always spells the App `kilo-code-bot[bot]`: the suffix-less spelling is not it.
+    other = other.model_copy(update={"author_login": "kilo-code-bot"})
+    only_inline = ingest([inline, other], head_sha=HEAD)
+    assert only_inline.state("kilo") == "not_seen" and len(only_inline.findings) == 1
+    assert only_inline.unknown_bots == ["kilo-code-bot"]
+    both = ingest([inline, other, done], head_sha=HEAD)
     assert both.state("kilo") == "reviewed"
     verdict = judge([inline, done], repo="o/r", pr=1, head_sha=HEAD, expected=["kilo"])
     assert verdict.gate == "block" and verdict.bots["kilo"].state == "reviewed"
@@ -404,3 +406,60 @@ def test_the_declared_parser_never_raises(endpoint: Endpoint, body: str, reply: 
 def test_profiles_from_one_declaration_are_equal() -> None:
     settings = build(KILO)
     assert profiles(settings.reviewers) == profiles(build(KILO).reviewers)
+
+
+# --- issue 15: phrases only as the bot's own words; identity = login and type ---------------
+
+
+@pytest.mark.usefixtures("kilo")
+@pytest.mark.parametrize(
+    "quoted",
+    [
+        "```\nprint('No issues found')\n```",
+        "> No issues found",
+        "The test prints `No issues found` on success.",
+    ],
+)
+def test_a_phrase_inside_what_the_bot_quotes_is_no_run_state(quoted: str) -> None:
+    assert parsed(f"Looking at it.\n\n{quoted}\n").kind == "noise"
+    # Control: the phrase as the bot's own line is its finished review.
+    assert parsed("Looking at it.\n\nNo issues found\n").kind == "reviewed"
+
+
+USER_REVIEWER = """
+reviewers:
+  cuioss:
+    name: CUI review
+    logins: ['cuioss-review-bot']
+    type: user
+    reviewed: ['^## PR Reviewer Guide']
+"""
+
+
+def test_a_user_account_reviewer_counts_only_from_that_user_account() -> None:
+    settings = build(USER_REVIEWER)
+    with declared_scope(settings):
+        assert display_name("cuioss") == "CUI review (user account)"
+        guide = "## PR Reviewer Guide 🔍\n\nNo security concerns identified."
+        person = comment(guide, "issue_comment", "cuioss-review-bot")
+        person = person.model_copy(update={"author_type": "User"})
+        assert ingest([person], head_sha=HEAD).state("cuioss") == "reviewed"
+        # Control: an App (type Bot) of that login is not it; it is an unknown bot.
+        app = comment(guide, "issue_comment", "cuioss-review-bot")
+        got = ingest([app], head_sha=HEAD)
+        assert got.state("cuioss") == "not_seen" and got.unknown_bots == ["cuioss-review-bot"]
+
+
+def test_a_bot_reviewer_never_counts_from_a_user_account(kilo: Settings) -> None:
+    done = kilo_says("## Review complete", "review", cid=6)
+    person = done.model_copy(update={"author_login": "kilo-code-bot", "author_type": "User"})
+    got = ingest([person], head_sha=HEAD)
+    assert got.state("kilo") == "not_seen" and got.impostors == {"kilo-code-bot": "kilo"}
+    assert ingest([done], head_sha=HEAD).state("kilo") == "reviewed"
+
+
+def test_a_user_reviewer_may_not_declare_an_app_login() -> None:
+    with pytest.raises(ConfigError, match=r"'x\[bot\]' is an App's"):
+        build("reviewers:\n  kilo:\n    logins: ['x[bot]']\n    type: user\n")
+    with pytest.raises(ConfigError, match=r"reviewers\.kilo\.type"):
+        build("reviewers:\n  kilo:\n    logins: ['x']\n    type: robot\n")

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from reviewcoord.bots import REGISTRY, BotProfile, bot_for_login, bot_keys
+from reviewcoord.bots import REGISTRY, BotProfile, bot_for_author, bot_keys
 from reviewcoord.bots.common import found, location, make_finding, noise
 from reviewcoord.config import Settings, build_settings
 from reviewcoord.model import ParsedComment, RawComment
 from reviewcoord.normalize import default_table
 from reviewcoord.pipeline import judge
 from reviewcoord.render import sticky_comment
-from tests.bots_support import comment
+from tests.bots_support import comment, graphql_bot
 
 HEAD = "c0ffee" + "0" * 34
 
@@ -56,7 +56,7 @@ def kilo_comment(body: str, cid: int) -> RawComment:
 
 def test_an_extra_profile_is_judged_like_a_built_in_one() -> None:
     with REGISTRY.extended([KILO]):
-        assert "kilo" in bot_keys() and bot_for_login("kilo-code-bot") == "kilo"
+        assert "kilo" in bot_keys() and graphql_bot("kilo-code-bot") == "kilo"
         assert default_table()["kilo"] == {"critical": "critical", "warning": "medium"}
         settings = build_settings(
             {"expected-bots": ["kilo", "codex"], "require-bots": "kilo"},
@@ -79,7 +79,7 @@ def test_an_extra_profile_is_judged_like_a_built_in_one() -> None:
         assert verdict.bots["kilo"].state == "reviewed" and verdict.settled_on == ["kilo"]
         text = sticky_comment(verdict)
         assert "✅ Kilo reviewed `c0ffee0`" in text and "Kilo:Warning" in text
-    assert "kilo" not in bot_keys() and bot_for_login("kilo-code-bot[bot]") is None
+    assert "kilo" not in bot_keys() and bot_for_author("kilo-code-bot[bot]", "Bot") is None
 
 
 def test_a_login_claimed_twice_is_refused() -> None:
@@ -88,7 +88,7 @@ def test_a_login_claimed_twice_is_refused() -> None:
     )
     with pytest.raises(ValueError, match="claimed by cursor and thief"), REGISTRY.extended([thief]):
         pass
-    assert bot_for_login("cursor[bot]") == "cursor"
+    assert bot_for_author("cursor[bot]", "Bot") == "cursor"
 
 
 def test_a_finding_need_not_come_from_a_pr_comment() -> None:

@@ -46,7 +46,7 @@ __all__ = [
     "REGISTRY",
     "BotProfile",
     "Registry",
-    "bot_for_login",
+    "bot_for_author",
     "bot_keys",
     "bot_pr_skip",
     "display_name",
@@ -78,9 +78,9 @@ def display_name(bot: str) -> str:
     return REGISTRY.display(bot)
 
 
-def bot_for_login(login: str) -> BotKey | None:
-    """The bot key for any spelling of a known reviewer's login, else None."""
-    return REGISTRY.bot_for_login(login)
+def bot_for_author(login: str, account_type: str) -> BotKey | None:
+    """The reviewer a REST comment author is: its login and account type, else None."""
+    return REGISTRY.bot_for_author(login, account_type)
 
 
 def resolve_bot_name(name: str) -> BotKey | None:
@@ -88,7 +88,7 @@ def resolve_bot_name(name: str) -> BotKey | None:
     lowered = name.strip().casefold()
     if REGISTRY.get(lowered) is not None:
         return lowered
-    return REGISTRY.bot_for_login(lowered)
+    return REGISTRY.owner_of_name(lowered)
 
 
 def rerequest_hint(bot: BotKey) -> str:

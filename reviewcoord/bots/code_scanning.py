@@ -45,7 +45,7 @@ from reviewcoord.model import (
 
 KEY = "code-scanning"
 DISPLAY = "Code scanning"
-LOGINS: frozenset[str] = frozenset({"github-advanced-security[bot]", "github-advanced-security"})
+LOGINS: frozenset[str] = frozenset({"github-advanced-security[bot]"})
 
 # One table over both of GitHub's vocabularies (`security_severity_level`, then
 # `rule.severity`); their labels never overlap (docs/severity.md).

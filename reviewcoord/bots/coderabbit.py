@@ -20,18 +20,21 @@ from reviewcoord.bots.common import (
     first_line,
     first_sentence,
     found,
+    lead,
     location,
     make_finding,
     noise,
+    opening_markers,
     plain_text,
     skipped,
+    unfenced_lines,
     working,
 )
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import Finding, ParsedComment, RawComment
 
 KEY = "coderabbit"
-LOGINS: frozenset[str] = frozenset({"coderabbitai[bot]", "coderabbitai"})
+LOGINS: frozenset[str] = frozenset({"coderabbitai[bot]"})
 REREQUEST = "re-request with `@coderabbitai review`"
 
 # `_⚠️ Potential issue_ | _🟠 Major_ | _⚡ Quick win_`: two to five `_field_`s on one line.
@@ -58,22 +61,39 @@ _ITEM = re.compile(
 _PATH_START = re.compile(r"[A-Za-z0-9._/~@+-]")
 NITPICK_LABEL = "🧹 Nitpick"
 
-# Summary / walkthrough issue comment.
-_SUMMARIZE = "summarize by coderabbit.ai"
-_IN_PROGRESS = "review in progress by coderabbit.ai"
+# Summary / walkthrough issue comment. Its run states are read from CodeRabbit's own framing
+# only — its marker lines `<!-- This is an auto-generated comment: <what> by coderabbit.ai -->`
+# and its notice headings (`> ## Review limit reached`), each a whole line outside any fence —
+# never from a phrase: a finding quoting "Review limit reached" stays a finding.
+_MARKER = re.compile(
+    r"This is an auto-generated comment:[ \t]*(?P<what>[a-z][a-z ]{0,40}?)[ \t]+by coderabbit\.ai",
+    re.I,
+)
+_MARKER_LINE = re.compile(r"[ \t]*<!--[ \t]*(?P<inner>[^<>\n]{1,200}?)[ \t]*-->[ \t]*")
+_NOTICE_HEADING = re.compile(
+    r"[ \t]*(?:>[ \t]?){0,4}#{1,6}[ \t]+(?P<what>Review skipped|Review limit reached|Review failed"
+    r"|Reviews paused)[ \t]*",
+    re.I,
+)
+_NO_ACTIONABLE_LINE = re.compile(r"[ \t]*No actionable comments were generated\b", re.I)
+_HEADINGS = {
+    "review skipped": "skip review",
+    "review limit reached": "rate limited",
+    "review failed": "failure",
+    "reviews paused": "review paused",
+}
+_SUMMARY_KINDS = frozenset(
+    {"summarize", "review in progress", "rate limited", "failure", "skip review", "review paused"}
+)
 _RANGE = re.compile(
     r"Reviewing files that changed from the base of the PR and between[ \t]{1,4}`?"
     r"(?P<base>[0-9a-fA-F]{7,40})`?[ \t]{1,4}and[ \t]{1,4}`?(?P<head>[0-9a-fA-F]{7,40})"
 )
-_NO_ACTIONABLE = re.compile(r"No actionable comments were generated", re.I)
-_SKIPPED = re.compile(r"Review skipped", re.I)
-_RATE_LIMITED = re.compile(r"rate limited by coderabbit\.ai|Review limit reached", re.I)
-_REVIEW_FAILED = re.compile(r"failure by coderabbit\.ai|\bReview failed\b", re.I)
 _HEAD_COMMIT_ID = re.compile(
     r"headCommitId[\"'\\]{0,3}[ \t]{0,2}:[ \t]{0,2}[\"'\\]{0,3}(?P<sha>[0-9a-f]{40})"
 )
-_PAUSED = re.compile(r"review paused by coderabbit\.ai|Reviews paused", re.I)
-_REPLY = re.compile(r"auto-generated reply by CodeRabbit|Actions performed", re.I)
+_REPLY = re.compile(r"auto-generated reply by CodeRabbit", re.I)
+_ACTIONS_PERFORMED = re.compile(r"(?:[✅☑️ ]{0,4})?Actions? performed\b", re.I)
 _QUOTE_PREFIX = re.compile(r"^[ \t]{0,8}(?:>[ \t]{0,4}){0,8}(?:#{1,6}[ \t]{1,4})?", re.M)
 _HEAD_LIMIT = 4000
 
@@ -194,53 +214,89 @@ def _reason_after(body: str, at: int) -> str:
     return first_sentence(text)
 
 
+def _framing(body: str) -> tuple[set[str], int | None]:
+    """What CodeRabbit's own framing says in `body`: the kinds of its marker lines and notice
+    headings ("rate limited", "skip review", …, "no actionable"), and where the skip notice
+    heading ends (its reason follows)."""
+    kinds: set[str] = set()
+    skip_at: int | None = None
+    for line in unfenced_lines(body):
+        marker = _MARKER_LINE.fullmatch(line)
+        inner = _MARKER.search(marker.group("inner")) if marker else None
+        heading = _NOTICE_HEADING.fullmatch(line)
+        if inner is not None:
+            kinds.add(inner.group("what").casefold().strip())
+        elif heading is not None:
+            kind = _HEADINGS[heading.group("what").casefold()]
+            kinds.add(kind)
+            found_at = body.find(line)
+            if kind == "skip review" and skip_at is None and found_at >= 0:
+                skip_at = found_at + len(line)
+        elif _NO_ACTIONABLE_LINE.match(line):
+            kinds.add("no actionable")
+    return kinds, skip_at
+
+
 def _summary(body: str) -> ParsedComment:
     reviewed = _RANGE.search(body)
     head = reviewed.group("head").lower() if reviewed else None
-    if _IN_PROGRESS in body:
+    kinds, skip_at = _framing(body)
+    if "review in progress" in kinds:
         # Still holds the previous round's walkthrough: presence of one is not "done".
         return working("CodeRabbit is reviewing", "coderabbit review in progress", head)
-    limited = _RATE_LIMITED.search(body)
-    if limited or _REVIEW_FAILED.search(body):
+    if "rate limited" in kinds or "failure" in kinds:
         commit = _HEAD_COMMIT_ID.search(body)
         sha = commit.group("sha") if commit else None
-        if limited:
+        if "rate limited" in kinds:
             return failed("review limit reached", "coderabbit rate limited", sha)
         return failed("review failed", "coderabbit review failed", sha)
     if head is not None:
         # A real review range wins over a "Review skipped" notice in the same comment.
-        if _NO_ACTIONABLE.search(body):
+        if "no actionable" in kinds:
             return ParsedComment(
                 kind="clean", reason="coderabbit no actionable comments", reviewed_commit=head
             )
         return ParsedComment(
             kind="reviewed", reason="coderabbit review range", reviewed_commit=head
         )
-    skip = _SKIPPED.search(body)
-    if skip:
-        why = _reason_after(body, skip.end()) or "CodeRabbit skipped the review"
+    if "skip review" in kinds:
+        why = (_reason_after(body, skip_at) if skip_at is not None else "") or (
+            "CodeRabbit skipped the review"
+        )
         return skipped(why, "coderabbit review skipped")
-    if _NO_ACTIONABLE.search(body):
+    if "no actionable" in kinds:
         return ParsedComment(kind="clean", reason="coderabbit no actionable comments")
-    if _PAUSED.search(body):
+    if "review paused" in kinds:
         return skipped("reviews paused", "coderabbit reviews paused")
     return noise("coderabbit walkthrough")
+
+
+def _is_summary(body: str) -> bool:
+    """The summary comment opens with CodeRabbit's marker (the bot's framing, not a phrase)."""
+    for inner in opening_markers(body):
+        marker = _MARKER.search(inner)
+        if marker is not None and marker.group("what").casefold().strip() in _SUMMARY_KINDS:
+            return True
+    return False
 
 
 def parse(comment: RawComment) -> ParsedComment:
     body = clean_body(comment.body)
     if not body.strip():
         return noise("empty coderabbit comment")
-    if comment.endpoint == "review" and _ACTIONABLE.search(body[:_HEAD_LIMIT]):
+    opening = lead(body)
+    if comment.endpoint == "review" and _ACTIONABLE.match(opening):
         return _review(comment, body)
-    if _SUMMARIZE in body or _IN_PROGRESS in body or _RATE_LIMITED.search(body[:_HEAD_LIMIT]):
-        return _summary(body)
+    # A finding's shape first: whatever its text quotes, an inline header makes it a finding.
     inline = _inline(comment, body)
     if inline is not None:
         return inline
+    if _is_summary(body):
+        return _summary(body)
     if comment.endpoint == "review" and _ITEM.search(body):
         return _review(comment, body)
-    if comment.in_reply_to_id is not None or _REPLY.search(body):
+    replied = any(_REPLY.search(inner) for inner in opening_markers(body))
+    if comment.in_reply_to_id is not None or replied or _ACTIONS_PERFORMED.match(opening):
         return noise("coderabbit reply or notice")
     return fallback_finding(KEY, comment, "unrecognised coderabbit comment")
 

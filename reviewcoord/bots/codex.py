@@ -19,9 +19,12 @@ from reviewcoord.bots.common import (
     first_sentence,
     found,
     headline,
+    lead,
     location,
     make_finding,
     noise,
+    opening_markers,
+    own_words,
     plain_text,
     working,
 )
@@ -29,7 +32,7 @@ from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import Finding, ParsedComment, RawComment
 
 KEY = "codex"
-LOGINS: frozenset[str] = frozenset({"chatgpt-codex-connector[bot]", "chatgpt-codex-connector"})
+LOGINS: frozenset[str] = frozenset({"chatgpt-codex-connector[bot]"})
 
 # The badge image. The label is read from the alt text or the shields path (`P1-orange`), never
 # from the colour: fixtures draw `P3-blue`/`P3-green`, real comments `P3-lightgrey`.
@@ -67,18 +70,21 @@ _ROW_STATES: dict[str, str] = {
 # variant N3_codex_dotfiles281_quota_credits). Each: (pattern, one-line detail).
 _FAILURE_NOTICES: tuple[tuple[re.Pattern[str], str], ...] = (
     (
-        re.compile(r"Codex usage limits have been reached|reached your Codex usage limits", re.I),
+        re.compile(
+            r"Codex usage limits have been reached|You have reached your Codex usage limits", re.I
+        ),
         "usage limit reached",
     ),
     (re.compile(r"Credits must be used to enable", re.I), "credits are required for reviews"),
     (
-        re.compile(r"^[ \t]*To use Codex here", re.I | re.M),
+        re.compile(r"To use Codex here", re.I),
         "Codex is not set up for this repository (no environment or account connected)",
     ),
     # Reported only (no real body collected): "couldn't complete this request" and similar.
     (
         re.compile(
-            r"\b(?:could ?n[o']?t|couldn’t|was ?n[o']?t able to|wasn’t able to|unable to)"
+            r"[^\n]{0,80}?\b(?:could ?n[o']?t|couldn’t|was ?n[o']?t able to|wasn’t able to"
+            r"|unable to)"
             r"[ \t]+complete[ \t]+(?:this|the|your)?[ \t]*(?:request|review)",
             re.I,
         ),
@@ -197,9 +203,10 @@ def _summary(body: str) -> ParsedComment:
 
 
 def _failure_notice(body: str) -> ParsedComment | None:
-    head = body[:4000]
+    """A notice by its first line only (Codex opens every notice with it), never a phrase."""
+    head = lead(body)
     for pattern, detail in _FAILURE_NOTICES:
-        if pattern.search(head):
+        if pattern.match(head):
             return failed(detail, f"codex notice: {detail}")
     return None
 
@@ -212,14 +219,15 @@ def parse(comment: RawComment) -> ParsedComment:
     if _SHIELDS in body and _BADGE.search(body):
         findings = _findings(comment, body, commit)
         return found(findings, f"codex {comment.endpoint} finding", commit)
-    if _SUMMARY.search(body):
+    framed = any("codex-pull-request-review-summary" in m for m in opening_markers(body))
+    if framed or _SUMMARY.match(lead(body)):  # the tracker by its framing, not a phrase
         return _summary(body)
-    if _CLEAN.search(body):
+    if _CLEAN.match(lead(body)):
         return ParsedComment(kind="clean", reason="codex clean verdict", reviewed_commit=commit)
     notice = _failure_notice(body)
     if notice is not None:
         return notice
-    if _WRAPPER.search(body):
+    if _WRAPPER.search(own_words(body)):
         if PERMALINK.search(body):
             # A review body that carries a permalink is a finding whose badge we cannot read.
             return fallback_finding(KEY, comment, "codex review body with an unreadable finding")

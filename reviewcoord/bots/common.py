@@ -7,6 +7,7 @@ body can be 1 MB and a parser must stay linear on it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from reviewcoord.model import BotKey, Finding, ParsedComment, RawComment, stable_finding_id
 
@@ -78,6 +79,79 @@ def clip(text: str, limit: int) -> str:
     if cut.count("`") % 2:
         cut = cut[: cut.rfind("`")]
     return cut.rstrip() + "…"
+
+
+_LEAD_SCAN = 4000
+
+
+def lead(body: str) -> str:
+    """The comment's first line as its bot writes it — the framing that alone may make it a
+    notice (skipped, limit, quota, error, in progress): the first line with visible text once
+    HTML comments are dropped, stripped of outer blanks, Markdown kept. Never looked past: a
+    comment that opens with a fence, a block quote or a finding has that as its lead, so a
+    phrase quoted anywhere (code, code span, quote, the finding's own text) is no framing."""
+    for line in _strip_html_comments(body[:_LEAD_SCAN]).split("\n"):
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def opening_markers(body: str) -> list[str]:
+    """The HTML comments a body *opens* with (before any visible text), as their inner text:
+    the markers a bot frames its own comments by (`<!-- … summarize by coderabbit.ai -->`)."""
+    markers: list[str] = []
+    pos = 0
+    text = body[:_LEAD_SCAN]
+    while True:
+        rest = text[pos:].lstrip()
+        if not rest.startswith("<!--"):
+            return markers
+        start = len(text) - len(rest)
+        end = text.find("-->", start + 4)
+        if end < 0:
+            return markers
+        markers.append(text[start + 4 : end].strip())
+        pos = end + 3
+
+
+def unfenced_lines(body: str) -> list[str]:
+    """The body's lines outside fenced code blocks (a fence line itself dropped)."""
+    out: list[str] = []
+    in_fence = False
+    for line in body.split("\n"):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            continue
+        if not in_fence:
+            out.append(line)
+    return out
+
+
+_SPAN = re.compile(r"`[^`\n]{1,500}`")
+
+
+def marked_lines(body: str) -> Iterator[tuple[str, bool]]:
+    """Each line of `body` with whether it is quoted: a fence line, inside a fenced block, or a
+    block-quote line."""
+    in_fence = False
+    for line in body.split("\n"):
+        fence = _FENCE.match(line) is not None
+        if fence:
+            in_fence = not in_fence
+        yield line, fence or in_fence or line.lstrip().startswith(">")
+
+
+def own_words(body: str) -> str:
+    """The body with everything it *quotes* blanked — fenced code blocks, block-quote lines and
+    code spans — keeping every line and column where it was: where a phrase may be read as the
+    bot's own statement (quoted text is the PR's content, which its author controls)."""
+    out: list[str] = []
+    for line, quoted in marked_lines(body):
+        if quoted:
+            out.append(" " * len(line))
+        else:
+            out.append(_SPAN.sub(lambda m: " " * len(m.group(0)), line))
+    return "\n".join(out)
 
 
 def first_line(body: str) -> str:

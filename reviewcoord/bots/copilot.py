@@ -22,18 +22,20 @@ from reviewcoord.bots.common import (
     first_sentence,
     found,
     headline,
+    lead,
     location,
     make_finding,
     noise,
+    own_words,
     skipped,
 )
 from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import Finding, ParsedComment, RawComment
 
 KEY = "copilot"
-LOGINS: frozenset[str] = frozenset(
-    {"copilot-pull-request-reviewer[bot]", "copilot-pull-request-reviewer", "Copilot"}
-)
+# REST: reviews by `copilot-pull-request-reviewer[bot]`, inline comments by `Copilot` — both
+# `type: Bot` (GraphQL's `copilot-pull-request-reviewer` is derived from the first).
+LOGINS: frozenset[str] = frozenset({"copilot-pull-request-reviewer[bot]", "Copilot"})
 
 NITPICK = "[nitpick]"
 SUPPRESSED = "suppressed (low confidence)"
@@ -55,11 +57,11 @@ _OVERVIEW = re.compile(
     r"Pull request overview|Copilot reviewed \d+ out of \d+ changed files|Reviewed changes", re.I
 )
 # Coding-agent replies that sit on pulls/comments like findings (Z41: "Done. Removed the preview
-# test case … Changes in commit 0c66f2d.").
+# test case … Changes in commit 0c66f2d."): told by how the reply *opens*, never by a phrase
+# inside — a finding that mentions "fixed in 0c66f2d" stays a finding.
 _AGENT_REPLY = re.compile(
-    r"^(?:Done|Fixed|Addressed|Updated|Reverted|Good catch|Thanks|Thank you)\b[.!,:]"
-    r"|^I(?:['’]ve| have| will|['’]ll) "
-    r"|\b(?:Changes|Fixed|Addressed|Done) in (?:commit )?`?[0-9a-f]{7,40}\b",
+    r"(?:Done|Fixed|Addressed|Updated|Reverted|Good catch|Thanks|Thank you)\b[.!,:]"
+    r"|I(?:['’]ve| have| will|['’]ll) ",
     re.I,
 )
 
@@ -137,10 +139,11 @@ def _suppressed_findings(comment: RawComment, body: str) -> list[Finding]:
 
 
 def _review(comment: RawComment, body: str) -> ParsedComment:
-    if _ERROR.search(body[:2000]):
+    opening = lead(body)  # notices are Copilot's first line, never a phrase further down
+    if _ERROR.match(opening):
         return failed("encountered an error and was unable to review", "copilot error review")
-    if _NOT_ABLE.search(body[:2000]):
-        too_many = _TOO_MANY.search(body[:2000])
+    if _NOT_ABLE.match(opening):
+        too_many = _TOO_MANY.search(opening)
         if too_many:
             limit = f" ({too_many.group('n')})" if too_many.group("n") else ""
             return skipped(
@@ -151,6 +154,7 @@ def _review(comment: RawComment, body: str) -> ParsedComment:
     suppressed = _suppressed_findings(comment, body)
     if suppressed:
         return found(suppressed, "copilot review body with suppressed findings")
+    body = own_words(body)  # verdicts are Copilot's own lines, never what it quotes
     if _APPROVE.search(body):
         return ParsedComment(kind="clean", reason="copilot verdict: approval recommended")
     if _VERDICT.search(body):
@@ -166,7 +170,7 @@ def _inline(comment: RawComment, body: str) -> ParsedComment:
     if comment.in_reply_to_id is not None:
         return noise("copilot thread reply (coding agent or follow-up)")
     text = body.strip()
-    if _AGENT_REPLY.search(text[:2000]):
+    if _AGENT_REPLY.match(lead(text)):
         return noise("copilot coding-agent reply")
     label = None
     nit = _NITPICK.match(text)

@@ -18,9 +18,12 @@ from reviewcoord.bots.common import (
     first_sentence,
     found,
     headline,
+    lead,
     location,
     make_finding,
     noise,
+    opening_markers,
+    own_words,
     plain_text,
     skipped,
 )
@@ -28,7 +31,7 @@ from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import ParsedComment, RawComment
 
 KEY = "cursor"
-LOGINS: frozenset[str] = frozenset({"cursor[bot]", "cursor"})
+LOGINS: frozenset[str] = frozenset({"cursor[bot]"})
 
 _TITLE = re.compile(r"^###[ \t]+(?P<title>[^\n]{1,500})$", re.M)
 _SEVERITY = re.compile(
@@ -141,18 +144,20 @@ def parse(comment: RawComment) -> ParsedComment:
     commit = _commit(body)
     if _BUG_ID.search(body) or (_TITLE.search(body) and _SEVERITY.search(body)):
         return _finding(comment, body, commit)
-    if _STALE.search(body):
+    if _STALE.search(own_words(body)):
         return noise("bugbot stale review", commit)
-    if _CLEAN.search(body):
+    # Verdicts and notices by Bugbot's framing: its opening line (or marker), never a phrase.
+    opening = lead(body)
+    if _CLEAN.search(opening):
         return ParsedComment(kind="clean", reason="bugbot clean verdict", reviewed_commit=commit)
-    if _WRAPPER.search(body):
+    if _WRAPPER.search(opening) or "BUGBOT_REVIEW" in opening_markers(body):
         return noise("bugbot review wrapper", commit)
-    notice = _notice(body[:4000])
+    notice = _notice(opening)
     if notice is not None:
         return notice
-    if _NOTICE.search(body):
+    if _NOTICE.search(opening):
         return noise("bugbot trial notice")
-    if _SUMMARY.search(body):
+    if _SUMMARY.search(own_words(body)):
         return noise("bugbot PR summary block", commit)
     if comment.in_reply_to_id is not None:
         return noise("bugbot thread reply")

@@ -25,9 +25,17 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, StrictStr, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    Field,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from reviewcoord.bots.bounded_regex import MAX_TEXT, OutOfTime, problem, within
 from reviewcoord.bots.common import (
@@ -38,10 +46,11 @@ from reviewcoord.bots.common import (
     location,
     make_finding,
     noise,
+    own_words,
     plain_text,
     stated_path_line,
 )
-from reviewcoord.bots.profile import BotProfile, ReviewerPack
+from reviewcoord.bots.profile import Account, BotProfile, ReviewerPack, graphql_spelling
 from reviewcoord.bots.registry import Registry
 from reviewcoord.errors import validation_message
 from reviewcoord.model import BotKey, CommentKind, Finding, Frozen, Level, ParsedComment, RawComment
@@ -126,6 +135,19 @@ class DeclaredReviewer(Frozen):
     working: Phrases = ()
     failed: Phrases = ()
     pack: ReviewerPack = "fast"  # a declared reviewer is waited for
+    # The account it posts from: an App (`type: Bot`, login `name[bot]`), or a user account
+    # (`type: User`) that must be declared as such — it is then shown as a user account.
+    type: Literal["bot", "user"] = "bot"
+
+    @model_validator(mode="after")
+    def _user_logins_are_no_apps(self) -> DeclaredReviewer:
+        app = next((login for login in self.logins if login.endswith("[bot]")), None)
+        if self.type == "user" and app is not None:
+            raise ValueError(
+                f"login {app!r} is an App's ('[bot]'); a `type: user` reviewer's logins are "
+                "user accounts"
+            )
+        return self
 
 
 _REVIEWERS: TypeAdapter[dict[str, DeclaredReviewer]] = TypeAdapter(
@@ -174,9 +196,17 @@ def _describe(error: Mapping[str, Any]) -> DeclarationError:
     return DeclarationError(key, message)
 
 
+def rest_login(login: str, account: Account) -> str:
+    """The login REST returns for a declared one: an App's always ends in `[bot]` (a declared
+    `kilo-code-bot` of `type: bot` is `kilo-code-bot[bot]`); a user's is as declared."""
+    if account == "bot" and not login.endswith("[bot]"):
+        return f"{login}[bot]"
+    return login
+
+
 def _spellings(login: str) -> tuple[str, ...]:
     """A login as declared and, for an App, its GraphQL spelling (without `[bot]`)."""
-    return tuple(dict.fromkeys((login, login.removesuffix("[bot]"))))
+    return tuple(dict.fromkeys((login, graphql_spelling(login))))
 
 
 def _claim_problem(
@@ -193,7 +223,7 @@ def _claim_problem(
             )
         for login in declared.logins:
             for spelling in _spellings(login):
-                owner = registry.bot_for_login(spelling)
+                owner = registry.owner_of_name(spelling)
                 owner = owner if owner not in (None, key) else owners.get(spelling.casefold())
                 if owner is not None:
                     name = registry.display(owner)
@@ -218,8 +248,8 @@ def parse_reviewers(raw: object, registry: Registry) -> dict[BotKey, DeclaredRev
 
 
 def logins(declared: DeclaredReviewer) -> frozenset[str]:
-    """Every spelling of every declared login."""
-    return frozenset(spelling for login in declared.logins for spelling in _spellings(login))
+    """The REST logins of a declaration (the registry derives the GraphQL spellings)."""
+    return frozenset(rest_login(login, declared.type) for login in declared.logins)
 
 
 @lru_cache(maxsize=512)
@@ -305,10 +335,13 @@ class DeclaredParser:
         if inline:
             first = label_re.search(text) if label_re is not None else None
             return _Matches(None, None, None, (first,) if first else ())
+        # Phrases are the bot's own statements: never read inside what it quotes (code, code
+        # spans, block quotes). Labels are read everywhere: a finding is kept, never dropped.
+        words = own_words(text)
         return _Matches(
-            failed=_first(d.failed, text),
-            working=_first(d.working, text),
-            reviewed=_first(d.reviewed, text),
+            failed=_first(d.failed, words),
+            working=_first(d.working, words),
+            reviewed=_first(d.reviewed, words),
             labels=tuple(label_re.finditer(text)) if label_re is not None else (),
         )
 
@@ -368,14 +401,17 @@ class DeclaredParser:
 def profile(key: BotKey, declared: DeclaredReviewer) -> BotProfile:
     severity = declared.severity
     levels = severity.levels if severity is not None else {}
+    name = declared.name or key
     return BotProfile(
         key=key,
-        display=declared.name or key,
+        # A reviewer that posts from a person's account is shown as one wherever it is named.
+        display=f"{name} (user account)" if declared.type == "user" else name,
         logins=logins(declared),
         parse=DeclaredParser(key, declared),
         severity={canonical_label(label): level for label, level in levels.items()},
         canonical_label=canonical_label,
         pack=declared.pack,
+        account=declared.type,
     )
 
 

@@ -19,9 +19,11 @@ from reviewcoord.bots.common import (
     fallback_finding,
     first_sentence,
     found,
+    lead,
     location,
     make_finding,
     noise,
+    own_words,
     plain_text,
     working,
 )
@@ -29,7 +31,7 @@ from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import ParsedComment, RawComment, stable_finding_id
 
 KEY = "gemini"
-LOGINS: frozenset[str] = frozenset({"gemini-code-assist[bot]", "gemini-code-assist"})
+LOGINS: frozenset[str] = frozenset({"gemini-code-assist[bot]"})
 REREQUEST = "re-request with `/gemini review`"
 
 # The badge: a Markdown image (or an <img>) whose URL names the level.
@@ -114,13 +116,15 @@ def parse(comment: RawComment) -> ParsedComment:
     badge = _BADGE_MD.search(head) or _BADGE_HTML.search(head)
     if badge is not None and not head[: badge.start()].strip():
         return _finding(comment, body, badge)
-    if _QUOTA.search(head):
+    # Notices by Gemini's first line only, never a phrase further down.
+    if _QUOTA.search(lead(head)):
         return failed("daily quota limit reached", "gemini quota notice")
-    if _SUMMARY.search(head) and _REVIEWING.search(head):
+    words = own_words(head)  # run states are Gemini's own words, never what it quotes
+    if _SUMMARY.search(words) and _REVIEWING.search(words):
         return working("Gemini is reviewing", "gemini summary: currently reviewing")
-    if _CODE_REVIEW.search(head) and comment.endpoint == "review":
+    if _CODE_REVIEW.search(words) and comment.endpoint == "review":
         return ParsedComment(kind="reviewed", reason="gemini code review")
-    if _SUMMARY.search(head):
+    if _SUMMARY.search(words):
         return noise("gemini summary of changes")
     if badge is not None:
         return _finding(comment, body, badge)

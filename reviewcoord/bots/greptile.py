@@ -22,16 +22,19 @@ from reviewcoord.bots.common import (
     fallback_finding,
     first_sentence,
     found,
+    lead,
     location,
     make_finding,
     noise,
+    opening_markers,
+    own_words,
     plain_text,
 )
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import ParsedComment, RawComment
 
 KEY = "greptile"
-LOGINS: frozenset[str] = frozenset({"greptile-apps[bot]", "greptile-apps"})
+LOGINS: frozenset[str] = frozenset({"greptile-apps[bot]"})
 REREQUEST = "re-request with `@greptileai`"
 
 _IMG = re.compile(r"<img\b(?P<attrs>[^<>]{0,1000})>", re.I)
@@ -54,12 +57,37 @@ _LAST_REVIEWED = re.compile(
 _SUMMARY = re.compile(
     r"<!--[ \t]*greptile_summary[ \t]*-->|Greptile Summary|Confidence Score:[ \t]*\d", re.I
 )
+# A withdrawal counts only as Greptile affirms it, in its own words: "I" right before the verb
+# ("I'm withdrawing this finding", "I withdraw my comment") or a clause that opens with it
+# ("Withdrawing this finding."), with no negation earlier in the clause, outside code and
+# quotes. "I will not withdraw this finding" withdraws nothing.
 _WITHDRAW = re.compile(
-    r"\b(?:I['’]m|I am|I'll be|I will be)[ \t]+withdrawing[ \t]+(?:this|my|the)[ \t]+"
-    r"(?:finding|comment|concern)|\bwithdraw(?:ing)?[ \t]+(?:this|my|the)[ \t]+"
-    r"(?:finding|comment|concern)",
-    re.I,
+    r"(?:\bI(?:['’]m| am| will| ['’]ll|['’]ll)?(?:[ \t]+(?:hereby|now|be))?[ \t]+"
+    r"withdraw(?:ing)?|(?:^|(?<=[.!?;:—–-])[ \t]*)Withdrawing)"
+    r"[ \t]+(?:this|my|the)[ \t]+(?:finding|comment|concern)\b",
+    re.I | re.M,
 )
+_WITHDRAW_WORD = re.compile(r"\bwithdraw", re.I)
+_NEGATION = re.compile(r"\b(?:not|no|never|nor|cannot)\b|n['’]t\b", re.I)
+_CLAUSE_END = re.compile(r"[.!?;\n]")
+_QUOTED = re.compile(r"\"[^\"\n]{0,500}\"|“[^”\n]{0,500}”")
+
+
+def _prose(body: str) -> str:
+    """The reply's own words: no fenced code, block quotes, code spans or quoted strings."""
+    return _QUOTED.sub(" ", own_words(body[:5000]))
+
+
+def withdrawal(body: str) -> bool | None:
+    """True: an affirmative withdrawal; False: withdrawal wording that is not one (negated,
+    quoted); None: no such wording."""
+    text = _prose(body)
+    for match in _WITHDRAW.finditer(text):
+        starts = [m.end() for m in _CLAUSE_END.finditer(text, 0, match.start())]
+        clause = text[starts[-1] if starts else 0 : match.start()]
+        if not _NEGATION.search(clause):
+            return True
+    return False if _WITHDRAW_WORD.search(body[:5000]) else None
 
 
 def _badges(body: str) -> tuple[str | None, list[str], int]:
@@ -131,8 +159,10 @@ def parse(comment: RawComment) -> ParsedComment:
     severity, tags, at = _badges(stripped)
     if severity is not None:
         return _finding(comment, stripped, severity, tags, at)
-    last = _LAST_REVIEWED.search(body)
-    if _SUMMARY.search(body[:5000]) or last is not None:
+    # The summary by its framing (its opening marker or heading), never by a phrase.
+    framed = any("greptile_summary" in m for m in opening_markers(body))
+    if framed or _SUMMARY.search(lead(body)):
+        last = _LAST_REVIEWED.search(body)
         if last is not None:
             return ParsedComment(
                 kind="reviewed",
@@ -141,11 +171,18 @@ def parse(comment: RawComment) -> ParsedComment:
             )
         return noise("greptile summary")
     if comment.in_reply_to_id is not None:
-        if _WITHDRAW.search(body[:5000]):
+        withdrawn = withdrawal(body)
+        if withdrawn:
             return ParsedComment(
                 kind="noise",
                 reason="greptile withdrew its finding",
                 withdraws=comment.in_reply_to_id,
+            )
+        if withdrawn is False:
+            return ParsedComment(
+                kind="noise",
+                reason="greptile thread reply",
+                parse_note="a reply that speaks of withdrawing but withdraws nothing; kept",
             )
         return noise("greptile thread reply")
     return fallback_finding(KEY, comment, "unrecognised greptile comment")

@@ -18,6 +18,17 @@ from typing import Literal
 
 from reviewcoord.model import Level, ParsedComment, RawComment
 
+# The account a reviewer posts from: a GitHub App (`type: Bot`, REST login `name[bot]`) or, for
+# a declared reviewer that really runs as a person's account, a user (`type: User`).
+Account = Literal["bot", "user"]
+ACCOUNT_TYPES: dict[Account, str] = {"bot": "Bot", "user": "User"}
+
+
+def graphql_spelling(login: str) -> str:
+    """How GraphQL spells a REST login: an App's `name[bot]` without its suffix."""
+    return login.removesuffix("[bot]")
+
+
 # How long settle waits for a reviewer; `none`: a source that is read, not waited for (code
 # scanning: never in a pack, never expected, never pending).
 ReviewerPack = Literal["fast", "slow"]
@@ -48,7 +59,9 @@ def plain_shown_label(raw: str) -> str:
 class BotProfile:
     key: str  # what users write in `expected-bots`: lowercase letters, digits, '-'
     display: str  # how the verdict names it
-    logins: frozenset[str]  # every spelling: REST `name[bot]`, GraphQL `name`, Copilot's `Copilot`
+    # The logins REST returns for it (`name[bot]`, Copilot's `Copilot`), on an account of type
+    # `account`: identity is login *and* type (GraphQL's suffix-less spellings are derived).
+    logins: frozenset[str]
     parse: Callable[[RawComment], ParsedComment]
     # Canonical raw label → level (docs/severity.md); a label not in it, or none, is `medium`.
     severity: Mapping[str, Level] = field(default_factory=dict)
@@ -59,3 +72,4 @@ class BotProfile:
     pack: Pack = "fast"
     rerequest: str = ""  # "re-request with `@codex review`"
     skips_bot_prs: str | None = None  # why it never reviews a PR opened by a bot, if it does not
+    account: Account = "bot"

@@ -23,6 +23,7 @@ from reviewcoord.bots.common import (
     fallback_finding,
     first_sentence,
     found,
+    lead,
     location,
     make_finding,
     noise,
@@ -32,7 +33,7 @@ from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import Finding, Level, ParsedComment, RawComment
 
 KEY = "qodo"
-LOGINS: frozenset[str] = frozenset({"qodo-code-review[bot]", "qodo-code-review"})
+LOGINS: frozenset[str] = frozenset({"qodo-code-review[bot]"})
 REREQUEST = "re-request with `/review`"
 
 _REVIEW_HEADING = re.compile(r"<h3>[ \t]{0,10}Code Review by Qodo[ \t]{0,10}</h3>", re.I)
@@ -182,9 +183,10 @@ def parse(comment: RawComment) -> ParsedComment:
     body = clean_body(comment.body)
     if not body.strip():
         return noise("empty qodo comment")
-    heading = _REVIEW_HEADING.search(body)
+    # The review by its heading as Qodo opens it (framing), never a heading quoted further down.
+    heading = _REVIEW_HEADING.search(body) if _REVIEW_HEADING.match(lead(body)) else None
     if heading is None:
-        if _SUMMARY_HEADING.search(body):
+        if _SUMMARY_HEADING.search(lead(body)):  # its heading opens it: framing, not a phrase
             return noise("qodo PR summary")
         return fallback_finding(KEY, comment, "unrecognised qodo comment")
     commit = _commit(body)

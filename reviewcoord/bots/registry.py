@@ -11,38 +11,53 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
-from reviewcoord.bots.profile import BotProfile, Pack
+from reviewcoord.bots.profile import ACCOUNT_TYPES, BotProfile, Pack, graphql_spelling
 from reviewcoord.model import Finding, Level
+
+
+def spellings(profile: BotProfile) -> frozenset[str]:
+    """Every way a login of `profile` may be written (REST and GraphQL), casefolded: what a
+    name in the config may say, what another reviewer may not claim, and what a person's
+    account named like the bot is recognised by."""
+    return frozenset(
+        spelling.casefold()
+        for login in profile.logins
+        for spelling in (login, graphql_spelling(login))
+    )
 
 
 class Registry:
     def __init__(self) -> None:
         self._profiles: dict[str, BotProfile] = {}
-        self._by_login: dict[str, str] = {}
+        self._by_login: dict[str, str] = {}  # REST login (casefolded) → key
+        self._by_name: dict[str, str] = {}  # any spelling (casefolded) → key
 
     def register(self, profile: BotProfile) -> None:
         if profile.key in self._profiles:
             raise ValueError(f"bot key {profile.key!r} is registered twice")
-        for login in profile.logins:
-            owner = self._by_login.get(login.casefold())
+        names = spellings(profile)
+        for name in names:
+            owner = self._by_name.get(name)
             if owner is not None:
-                raise ValueError(f"login {login!r} is claimed by {owner} and {profile.key}")
+                raise ValueError(f"login {name!r} is claimed by {owner} and {profile.key}")
         self._profiles[profile.key] = profile
         for login in profile.logins:
             self._by_login[login.casefold()] = profile.key
+        for name in names:
+            self._by_name[name] = profile.key
 
     @contextmanager
     def extended(self, profiles: Iterable[BotProfile]) -> Iterator[Registry]:
         """The registry with `profiles` added until the block ends. A profile equal to one
         already registered is in scope already (a nested scope of the same declarations)."""
-        saved = (dict(self._profiles), dict(self._by_login))
+        saved = (dict(self._profiles), dict(self._by_login), dict(self._by_name))
         try:
             for profile in profiles:
                 if self._profiles.get(profile.key) != profile:
                     self.register(profile)
             yield self
         finally:
-            self._profiles, self._by_login = saved
+            self._profiles, self._by_login, self._by_name = saved
 
     def keys(self) -> tuple[str, ...]:
         """Every registered bot key, in registration (display) order."""
@@ -54,8 +69,39 @@ class Registry:
     def get(self, key: str) -> BotProfile | None:
         return self._profiles.get(key)
 
-    def bot_for_login(self, login: str) -> str | None:
-        return self._by_login.get(login.strip().casefold())
+    def bot_for_author(self, login: str, account_type: str) -> str | None:
+        """The reviewer a REST author *is*: its login and its account type (`Bot`, or `User`
+        for a reviewer declared `type: user`), both as GitHub returns them. A person whose
+        login merely equals a bot's slug is nobody's reviewer (see `impostor_of`)."""
+        key = self._by_login.get(login.strip().casefold())
+        if key is None:
+            return None
+        wanted = ACCOUNT_TYPES[self._profiles[key].account]
+        return key if account_type.strip().casefold() == wanted.casefold() else None
+
+    def bot_for_graphql_author(self, login: str, typename: str) -> str | None:
+        """The same for a GraphQL `author { __typename login }`: an App's login there has no
+        `[bot]`, so it is mapped back to its REST spelling — only for a `Bot` author."""
+        if typename == "Bot":
+            return self.bot_for_author(f"{login.strip()}[bot]", "Bot")
+        if typename == "User":
+            return self.bot_for_author(login, "User")
+        return None
+
+    def impostor_of(self, login: str, account_type: str) -> str | None:
+        """The reviewer whose slug this author's login spells while the author is not it (a
+        user account named `claude` or `chatgpt-codex-connector`), else None. A `Bot` account
+        is never one: it is some App, judged as an unknown bot."""
+        if account_type.strip().casefold() == "bot":
+            return None
+        if self.bot_for_author(login, account_type) is not None:
+            return None
+        return self._by_name.get(login.strip().casefold())
+
+    def owner_of_name(self, name: str) -> str | None:
+        """The reviewer a *name* in the config or a declaration spells (either spelling of a
+        login). A name, never an identity: comments are matched by `bot_for_author`."""
+        return self._by_name.get(name.strip().casefold())
 
     def pack(self, pack: Pack) -> tuple[str, ...]:
         return tuple(k for k, p in self._profiles.items() if p.pack == pack)

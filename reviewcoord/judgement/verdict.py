@@ -87,4 +87,5 @@ def assemble(
         convergence=convergence,
         history_notice=ctx.notice,
         command_notes=command_notes,
+        impostors=ingested.impostors,
     )
