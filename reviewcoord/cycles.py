@@ -13,6 +13,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 
+from reviewcoord import __version__
 from reviewcoord.actions_io import Log
 from reviewcoord.config import Settings
 from reviewcoord.errors import GatewayError
@@ -52,6 +53,26 @@ def fingerprint(comments: Iterable[RawComment], own_login: str | None, extra: st
     lines.sort()
     lines.append(extra)
     return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:24]
+
+
+def seal(history: History, inputs: str) -> str:
+    """The noop fingerprint stored in the record: what the run read (`inputs`), the action's
+    version, and the digest of the record itself (its fingerprint left out). A later run is a
+    noop only if all three are unchanged: a record re-encoded by hand or an upgraded action
+    judges again."""
+    digest = hashlib.sha256(encode(history.model_copy(update={"fingerprint": ""})).encode())
+    text = f"{inputs}\n{__version__}\n{digest.hexdigest()}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
+def edited_after(sticky: RawComment, run: CheckRunRef | None) -> bool:
+    """Was our sticky changed after our last run completed? Our runs write the sticky before
+    they complete the check run, so a later `updated_at` (GitHub's clock, both) is someone
+    else's edit, or a run that did not finish."""
+    if sticky.updated_at is None or sticky.updated_at == sticky.created_at:
+        return False
+    done = run.completed_at if run is not None else None
+    return done is None or sticky.updated_at > done
 
 
 def recorded_time(
@@ -134,7 +155,7 @@ class Cycles:
         head = reading.pull.head_sha
         if rec is None or sticky is None or rec.last_head != head:
             return False
-        if rec.fingerprint != self.fingerprint(reading.comments, alerts()):
+        if rec.fingerprint != seal(rec, self.fingerprint(reading.comments, alerts())):
             return False
         if STALE_PREFIX in sticky.body:
             self.log.info("the last verdict is marked stale: judging again")
@@ -142,6 +163,9 @@ class Cycles:
         newest = max(self.check_runs(head), key=lambda r: r.id, default=None)
         if newest is None or newest.status != "completed":
             self.log.info("the last run left no completed check run on this head: judging again")
+            return False
+        if edited_after(sticky, newest):
+            self.log.info("our sticky comment changed after our last run: judging again")
             return False
         return True
 
@@ -250,4 +274,4 @@ class Cycles:
             note = f"review history: {dropped} oldest entries dropped to stay within its bound"
             self.log.info(note)
             self.notes.append(note)
-        return encode(bounded)
+        return encode(bounded.model_copy(update={"fingerprint": seal(bounded, bounded.fingerprint)}))

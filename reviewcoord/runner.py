@@ -47,6 +47,7 @@ class RunRequest:
     input_source: str  # "workflow inputs" / "command line": named in config errors
     config_path: str
     identity_hint: str | None = ACTIONS_BOT  # who we are when GET /user is forbidden
+    rejudge: bool = False  # never a noop (`workflow_dispatch`: someone asked to judge again)
 
 
 @dataclass
@@ -355,7 +356,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             try:
                 first = run.begin(pull)
                 assert run.cycles is not None
-                if run.cycles.is_noop(first, run.alerts_digest(first)):
+                if not req.rejudge and run.cycles.is_noop(first, run.alerts_digest(first)):
                     return run.noop(first)
                 # Not a noop: the alerts are read again after settle, for the head then judged.
                 run.alert_reads.clear()

@@ -33,6 +33,7 @@ from reviewcoord.judgement import (
     cycle_for,
 )
 from reviewcoord.judgement import judge as judge_reading
+from reviewcoord.judgement.identity import family
 from reviewcoord.model import (
     AcceptedFinding,
     AuthorReply,
@@ -40,6 +41,7 @@ from reviewcoord.model import (
     CycleChange,
     RawComment,
     SeverityAdjustment,
+    stable_finding_id,
 )
 from reviewcoord.normalize import merged_table
 from reviewcoord.replies import classify, harvest_replies, parse_commands
@@ -361,9 +363,14 @@ def test_config_severity_overrides_are_visible_adjustments() -> None:
     assert "Severity adjustments" in render.sticky_comment(v)
 
 
-def test_base_sid() -> None:
-    assert base_sid("codex-0123456789ab-2") == "codex-0123456789ab"
-    assert base_sid("codex-0123456789ab") == "codex-0123456789ab"
+def test_base_sid_round_trips_every_bot_key() -> None:
+    # Attack on the old `-2` stripping: hyphenated keys collapsed to `code-scanning` / `pr-agent`.
+    for key in ("codex", "code-scanning", "pr-agent", "a-b-c"):
+        sid = stable_finding_id(key, "a.py", "Title", None)
+        assert base_sid(f"{sid}~2") == sid and base_sid(sid) == sid
+        assert family(f"{sid}.3~2") == sid
+    digits = "code-scanning-012345678901"  # a hash that happens to be all digits
+    assert base_sid(digits) == digits and family(digits) == digits
 
 
 # --- rendering (golden) --------------------------------------------------------------------------
@@ -492,3 +499,50 @@ def test_a_record_written_by_the_previous_release_still_decodes() -> None:
     assert (fixed.status, fixed.exempted) == ("likely_fixed", True)
     assert awaiting.status == "awaiting" and record.refs["9"] == ["cursor-abcdefabcdef"]
     assert encode(record) == line.strip()
+
+
+# --- one finding, one entry (issue 15 #5) --------------------------------------------------------
+
+
+def twin(cid: int, line: int, commit: str, review: int = 700) -> RawComment:
+    """Codex's inline finding "Unchecked input" in a.py at `line`, from review `review`."""
+    c = codex_inline(cid, "a.py", commit, "Unchecked input")
+    return c.model_copy(update={"line": line, "pull_request_review_id": review})
+
+
+def test_two_findings_with_one_title_in_one_file_are_two_entries() -> None:
+    first = [twin(1, 10, HEAD1), twin(2, 300, HEAD1), codex_review(HEAD1)]
+    v, h1 = judge(first, ctx(None), HEAD1)
+    assert [f.line for f in v.critical] == [10, 300]  # type: ignore[attr-defined]
+    sids = [e.stable_id for e in h1.findings]
+    assert len(set(sids)) == 2 and len({family(s) for s in sids}) == 1
+    # Attack: accepting F1 (line 10) must not accept the finding at line 300.
+    cmd = human(9, "/review-coordinator accept F1 wontfix: known", login="mona")
+    perms = {"mona": "maintain"}
+    v, h2 = judge([*first, cmd], ctx(h1, cycle=1, perms=perms), HEAD1)
+    assert v.gate == "block" and [a.line for a in v.accepted] == [10]  # type: ignore[attr-defined]
+    assert [f.line for f in v.critical] == [300]  # type: ignore[attr-defined]
+    assert sorted(e.status for e in h2.findings) == ["accepted", "open"]
+    # Codex re-reviews HEAD2: both re-posted with shifted lines; still one accepted, one open.
+    again = [*first, cmd, twin(3, 14, HEAD2, 701), twin(4, 305, HEAD2, 701), codex_review(HEAD2, 501)]
+    v, h3 = judge(again, ctx(h2, perms=perms), HEAD2)
+    assert [a.line for a in v.accepted] == [14] and [f.line for f in v.critical] == [305]  # type: ignore[attr-defined]
+    assert {e.stable_id for e in h3.findings} == set(sids)
+    # The accepted one is fixed (gone on HEAD3): the other never inherits its acceptance.
+    HEAD3 = "c" * 40
+    later = [*again, twin(5, 290, HEAD3, 702), codex_review(HEAD3, 502)]
+    v, _ = judge(later, ctx(h3, perms=perms, touched=frozenset({"a.py"})), HEAD3)
+    assert v.gate == "block" and [f.line for f in v.critical] == [290]  # type: ignore[attr-defined]
+
+
+def test_one_finding_reposted_each_cycle_stays_one_entry() -> None:
+    """Control: the same finding reported again on a new head is the same entry (no twin)."""
+    first = [twin(1, 10, HEAD1), codex_review(HEAD1)]
+    cmd = human(9, "/review-coordinator accept F1 wontfix: known", login="mona")
+    _v, h1 = judge(first, ctx(None), HEAD1)
+    v, h2 = judge([*first, cmd], ctx(h1, cycle=1, perms={"mona": "maintain"}), HEAD1)
+    assert v.gate == "go"  # type: ignore[attr-defined]
+    again = [*first, cmd, twin(3, 40, HEAD2, 701), codex_review(HEAD2, 501)]
+    v, h3 = judge(again, ctx(h2, perms={"mona": "maintain"}), HEAD2)
+    assert v.gate == "go" and len(v.accepted) == 1  # type: ignore[attr-defined]
+    assert [e.stable_id for e in h3.findings] == [e.stable_id for e in h1.findings]

@@ -57,6 +57,7 @@ class CheckRunRef(Frozen):
     html_url: str = ""
     app_slug: str | None = None
     conclusion: str | None = None  # set once completed
+    completed_at: datetime | None = None  # GitHub's time; our sticky is written before it
 
 
 class CommitStatusRef(Frozen):

@@ -36,6 +36,7 @@ from reviewcoord.judgement.context import (
     first_cycle,
 )
 from reviewcoord.judgement.converge import converge
+from reviewcoord.judgement.identity import identify
 from reviewcoord.judgement.record import next_record
 from reviewcoord.judgement.verdict import assemble
 from reviewcoord.model import ConvergenceInfo, Finding, Verdict
@@ -72,7 +73,7 @@ def judge(
     settings = settings or JudgeSettings()
     table = merged_table(settings.severity_overrides)
     carried = carry(
-        subject.ingested.findings,
+        identify(subject.ingested.findings, subject.comments, ctx.record),
         subject.comments,
         subject.ingested,
         ctx,
@@ -126,5 +127,6 @@ def would_go(
             return True
         accepted = {e.stable_id for e in record.findings if e.status == "accepted"}
     return not any(
-        f.severity == "critical" and base_sid(f.stable_id) not in accepted for f in findings
+        f.severity == "critical" and base_sid(f.stable_id) not in accepted
+        for f in identify(findings, (), record)
     )

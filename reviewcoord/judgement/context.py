@@ -12,15 +12,10 @@ from typing import Literal
 from reviewcoord.group import DEFAULT_WINDOW
 from reviewcoord.history import History
 from reviewcoord.ingest import Ingested
+from reviewcoord.judgement.identity import base_sid
 from reviewcoord.model import BotKey, Level, RawComment, SettleMode
 
 Mode = Literal["initial", "incremental", "full", "same_head"]
-
-
-def base_sid(sid: str) -> str:
-    """`codex-0123abcd4567-2` → `codex-0123abcd4567` (ingest's collision suffix removed)."""
-    parts = sid.split("-")
-    return "-".join(parts[:2]) if len(parts) > 2 and parts[-1].isdigit() else sid
 
 
 @dataclass(frozen=True)
