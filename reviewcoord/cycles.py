@@ -274,4 +274,5 @@ class Cycles:
             note = f"review history: {dropped} oldest entries dropped to stay within its bound"
             self.log.info(note)
             self.notes.append(note)
-        return encode(bounded.model_copy(update={"fingerprint": seal(bounded, bounded.fingerprint)}))
+        sealed = seal(bounded, bounded.fingerprint)
+        return encode(bounded.model_copy(update={"fingerprint": sealed}))

@@ -524,7 +524,8 @@ def test_two_findings_with_one_title_in_one_file_are_two_entries() -> None:
     assert [f.line for f in v.critical] == [300]  # type: ignore[attr-defined]
     assert sorted(e.status for e in h2.findings) == ["accepted", "open"]
     # Codex re-reviews HEAD2: both re-posted with shifted lines; still one accepted, one open.
-    again = [*first, cmd, twin(3, 14, HEAD2, 701), twin(4, 305, HEAD2, 701), codex_review(HEAD2, 501)]
+    again = [*first, cmd, twin(3, 14, HEAD2, 701), twin(4, 305, HEAD2, 701)]
+    again.append(codex_review(HEAD2, 501))
     v, h3 = judge(again, ctx(h2, perms=perms), HEAD2)
     assert [a.line for a in v.accepted] == [14] and [f.line for f in v.critical] == [305]  # type: ignore[attr-defined]
     assert {e.stable_id for e in h3.findings} == set(sids)

@@ -31,12 +31,11 @@ from reviewcoord.judgement.context import (
     JudgeSettings,
     Mode,
     Subject,
-    base_sid,
     cycle_for,
     first_cycle,
 )
 from reviewcoord.judgement.converge import converge
-from reviewcoord.judgement.identity import identify
+from reviewcoord.judgement.identity import base_sid, identify
 from reviewcoord.judgement.record import next_record
 from reviewcoord.judgement.verdict import assemble
 from reviewcoord.model import ConvergenceInfo, Finding, Verdict

@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reviewcoord.history import REASON_CHARS, Acceptance, CommandOutcome, Entry, History
-from reviewcoord.judgement.context import CycleContext, base_sid
+from reviewcoord.judgement.context import CycleContext
+from reviewcoord.judgement.identity import base_sid
 from reviewcoord.model import AuthorReply, Finding, RawComment
 from reviewcoord.replies import Command, harvest_replies, parse_commands
 

@@ -15,7 +15,8 @@ from datetime import datetime
 from reviewcoord.bots import display_name, is_source
 from reviewcoord.history import Entry, History
 from reviewcoord.ingest import Ingested, is_on_head
-from reviewcoord.judgement.context import CycleContext, base_sid
+from reviewcoord.judgement.context import CycleContext
+from reviewcoord.judgement.identity import base_sid
 from reviewcoord.model import CycleChange, Finding, Origin, ParsedComment, RawComment
 
 

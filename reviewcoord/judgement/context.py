@@ -12,7 +12,6 @@ from typing import Literal
 from reviewcoord.group import DEFAULT_WINDOW
 from reviewcoord.history import History
 from reviewcoord.ingest import Ingested
-from reviewcoord.judgement.identity import base_sid
 from reviewcoord.model import BotKey, Level, RawComment, SettleMode
 
 Mode = Literal["initial", "incremental", "full", "same_head"]

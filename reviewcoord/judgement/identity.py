@@ -19,13 +19,13 @@ neither separator is ever part of a key: `code-scanning-…~2` keeps its family.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from reviewcoord.history import History
 from reviewcoord.model import Finding, Origin, RawComment
 
 FAR = 10**6  # a finding without a line matches another only when nothing nearer is left
-_EPOCH = datetime.min.replace(tzinfo=timezone.utc)
+_EPOCH = datetime.min.replace(tzinfo=UTC)
 
 
 def base_sid(sid: str) -> str:
@@ -96,7 +96,7 @@ def identify(
     findings: Sequence[Finding], comments: Sequence[RawComment], record: History | None
 ) -> list[Finding]:
     """`findings` with each stable id set to its entry id (`~n` where an entry repeats)."""
-    by_key = {(c.endpoint, c.id): c for c in comments}
+    by_key: dict[tuple[Origin, int], RawComment] = {(c.endpoint, c.id): c for c in comments}
     recorded: dict[str, list[tuple[str, int | None]]] = {}
     for e in record.findings if record else ():
         recorded.setdefault(family(e.stable_id), []).append((e.stable_id, e.line))

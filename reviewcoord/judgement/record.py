@@ -11,8 +11,9 @@ from typing import Literal
 from reviewcoord.history import TITLE_CHARS, Entry, EntryStatus, History
 from reviewcoord.judgement.bind import Bound
 from reviewcoord.judgement.carry import Carried
-from reviewcoord.judgement.context import CycleContext, base_sid
+from reviewcoord.judgement.context import CycleContext
 from reviewcoord.judgement.converge import Converged, group_sids
+from reviewcoord.judgement.identity import base_sid
 from reviewcoord.model import AcceptedFinding, Finding, Level, Verdict, VerdictFinding
 
 
