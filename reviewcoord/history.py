@@ -114,6 +114,10 @@ class History(_Model):
     findings: list[Entry] = Field(default_factory=list)
     refs: dict[str, list[str]] = Field(default_factory=dict)  # comment id → base sids
     commands: list[CommandOutcome] = Field(default_factory=list, alias="cmds")
+    # Optional: per endpoint, the highest command comment id ever seen. Comment ids only grow,
+    # so this is the whole set of consumed commands in two numbers, and survives every bound: a
+    # command at or below it whose binding was dropped is void, never re-bound.
+    consumed: dict[str, int] = Field(default_factory=dict, alias="cw")
     # Optional (records written before they existed still decode): facts about the last head
     # that a later run on the same head need not read again: the head commit's time
     # (immutable for a SHA), and the expected bots resolved for it (`expected-bots: auto`).

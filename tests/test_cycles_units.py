@@ -547,3 +547,62 @@ def test_one_finding_reposted_each_cycle_stays_one_entry() -> None:
     v, h3 = judge(again, ctx(h2, perms={"mona": "maintain"}), HEAD2)
     assert v.gate == "go" and len(v.accepted) == 1  # type: ignore[attr-defined]
     assert [e.stable_id for e in h3.findings] == [e.stable_id for e in h1.findings]
+
+
+# --- nothing editable authorises; commands bind to what their author saw (issue 15 #6, #7) ------
+
+
+def test_a_record_marked_accepted_grants_nothing_without_its_command() -> None:
+    first = [codex_inline(1, "a.py", HEAD1, "Null deref"), codex_review(HEAD1)]
+    _v, h1 = judge(first, ctx(None), HEAD1)
+    # Attack: the record re-encoded with the finding `accepted` (no command comment exists).
+    acc = Acceptance(kind="wontfix", reason="forged", by="mona", cycle=1)
+    forged = h1.model_copy(
+        update={
+            "findings": [
+                e.model_copy(update={"status": "accepted", "acceptance": acc}) for e in h1.findings
+            ]
+        }
+    )
+    v, _ = judge(first, ctx(forged, cycle=1), HEAD1)
+    assert v.gate == "block" and v.accepted == []  # type: ignore[attr-defined]
+    # Control: the same acceptance, by its command comment, holds.
+    cmd = human(9, "/review-coordinator accept F1 wontfix: known", login="mona")
+    v, h2 = judge([*first, cmd], ctx(h1, cycle=1, perms={"mona": "write"}), HEAD1)
+    assert v.gate == "go"  # type: ignore[attr-defined]
+    # The command comment deleted: the acceptance goes with it.
+    v, _ = judge(first, ctx(h2, cycle=1, perms={"mona": "write"}), HEAD1)
+    assert v.gate == "block"  # type: ignore[attr-defined]
+
+
+def test_an_edited_command_counts_only_as_its_author_wrote_it() -> None:
+    first = [codex_inline(1, "a.py", HEAD1, "Null deref"), codex_review(HEAD1)]
+    _v, h1 = judge(first, ctx(None), HEAD1)
+    cmd = human(9, "/review-coordinator accept F1 wontfix: known", login="mona")
+    ingested = ingest([*first, cmd], head_sha=HEAD1, own_login="github-actions[bot]")
+    subject = Subject("octo/app", 2, HEAD1, [*first, cmd], ingested, ["codex"])
+    c = ctx(h1, cycle=1, perms={"mona": "maintain"})
+    # Attack: mona's old comment edited by the PR author into a command.
+    foreign = {("issue_comment", 9): "it was edited by @octocat, not only by its author"}
+    v = judge_reading(subject, c, edits=foreign).verdict
+    assert v.gate == "block" and any("edited by @octocat" in n for n in v.command_notes)
+    # Control: the same command, unedited (or edited by mona only), accepts.
+    assert judge_reading(subject, c).verdict.gate == "go"
+
+
+def test_a_command_whose_binding_was_dropped_is_void_not_rebound() -> None:
+    first = [codex_inline(1, "a.py", HEAD1, "Null deref"), codex_review(HEAD1)]
+    _v, h1 = judge(first, ctx(None), HEAD1)
+    cmd = human(9, "/review-coordinator accept F1 wontfix: known", login="mona")
+    perms = {"mona": "maintain"}
+    v, h2 = judge([*first, cmd], ctx(h1, cycle=1, perms=perms), HEAD1)
+    assert v.gate == "go" and h2.consumed == {"issue_comment": 9}  # type: ignore[attr-defined]
+    # Attack: the bound dropped the command's binding and outcome; F1 is another finding now.
+    cut = h2.model_copy(update={"refs": {}, "commands": []})
+    other = [codex_inline(2, "b.py", HEAD2, "Other crash"), codex_review(HEAD2, 501), cmd]
+    v, _ = judge(other, ctx(cut, perms=perms, touched=frozenset({"a.py"})), HEAD2)
+    assert v.gate == "block" and v.accepted == []  # type: ignore[attr-defined]
+    assert any("is void" in n for n in v.command_notes)  # type: ignore[attr-defined]
+    # Control: with its binding kept, the command still accepts its own finding only.
+    v, _ = judge([*first, *other], ctx(h2, perms=perms), HEAD2)
+    assert [a.title for a in v.accepted] == ["Null deref"]  # type: ignore[attr-defined]

@@ -17,7 +17,7 @@ I/O the reconciliation may need (changed files, thread state, permissions) comes
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from reviewcoord.group import group
@@ -64,10 +64,14 @@ class Judgement:
 
 
 def judge(
-    subject: Subject, cycle: CycleContext | None = None, settings: JudgeSettings | None = None
+    subject: Subject,
+    cycle: CycleContext | None = None,
+    settings: JudgeSettings | None = None,
+    edits: Mapping[tuple[str, int], str] | None = None,
 ) -> Judgement:
     """This reading's verdict, reconciled with the record in `cycle` (none: the first cycle),
-    and the record to store with it."""
+    and the record to store with it. `edits`: the comments whose text is not only their
+    author's (edited by someone else; reviewcoord/edits.py), and why."""
     ctx = cycle or first_cycle()
     settings = settings or JudgeSettings()
     table = merged_table(settings.severity_overrides)
@@ -80,7 +84,7 @@ def judge(
         subject.head_time,
     )
     groups = rank(group(carried.kept, settings.group_window))
-    bound = bind(carried.kept, subject.comments, ctx)
+    bound = bind(carried.kept, subject.comments, ctx, edits)
     converged = converge(
         groups, bound.acceptances, carried.likely_fixed, table, ctx, subject.head_sha
     )

@@ -140,4 +140,5 @@ def next_record(
         findings=sorted(entries.values(), key=lambda e: (e.first, e.stable_id)),
         refs=bound.refs,
         commands=bound.outcomes,
+        consumed=bound.consumed,
     )
