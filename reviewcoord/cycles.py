@@ -16,8 +16,15 @@ from datetime import datetime
 from reviewcoord import __version__
 from reviewcoord.actions_io import Log
 from reviewcoord.config import Settings
+from reviewcoord.edits import (
+    edited_commands,
+    is_edited,
+    last_editor_not_author,
+    not_the_authors,
+    stamp,
+)
 from reviewcoord.errors import GatewayError
-from reviewcoord.github.gateway import CheckRunRef, Gateway
+from reviewcoord.github.gateway import CheckRunRef, CommentEdits, Gateway
 from reviewcoord.history import History, bound, decode, encode
 from reviewcoord.ingest import is_ours
 from reviewcoord.judgement import CycleContext, CycleLookups, Mode, cycle_for
@@ -75,13 +82,30 @@ def edited_after(sticky: RawComment, run: CheckRunRef | None) -> bool:
     return done is None or sticky.updated_at > done
 
 
+def vouched(sticky: RawComment | None, runs: Sequence[CheckRunRef]) -> bool:
+    """May facts cached in our sticky's record be used before its edit history is read? Only
+    if GitHub's clock shows nobody changed it after our last run on this head completed."""
+    if sticky is None:
+        return False
+    done = [r for r in runs if r.status == "completed"]
+    return not edited_after(sticky, max(done, key=lambda r: r.id, default=None))
+
+
 def recorded_time(
-    repo: str, pr: int, own_login: str | None, sha: str, comments: Sequence[RawComment]
+    repo: str,
+    pr: int,
+    own_login: str | None,
+    sha: str,
+    comments: Sequence[RawComment],
+    check_runs: Callable[[str], Sequence[CheckRunRef]],
 ) -> datetime | None:
-    """The head commit time our record keeps for `sha`, if `sha` is the head it reviewed."""
+    """The head commit time our record keeps for `sha`, if `sha` is the head it reviewed (and
+    the sticky is `vouched` for on it: a time written in by hand could date old reviews new)."""
     issue = [c for c in comments if c.endpoint == "issue_comment"]
-    record, _notice, _sticky = find_record(issue, own_login or ACTIONS_BOT, repo=repo, pr=pr)
+    record, _notice, sticky = find_record(issue, own_login or ACTIONS_BOT, repo=repo, pr=pr)
     if record is None or record.last_head != sha or not record.head_time:
+        return None
+    if not vouched(sticky, check_runs(sha)):
         return None
     try:
         return datetime.fromisoformat(record.head_time)
@@ -133,6 +157,49 @@ class Cycles:
         self._threads: dict[int, str] | None = None
         self._pr_files: frozenset[str] | None = None
         self.notes: list[str] = []
+        self._edits: dict[tuple[str, str], CommentEdits | None] = {}  # (node id, updated_at)
+
+    def check_edits(
+        self, comments: Sequence[RawComment], *, sticky: bool = True
+    ) -> dict[tuple[str, int], str]:
+        """The command comments whose text is not only their author's ((endpoint, id) → why),
+        from one edit-history read of the edited ones (and of our sticky, when `sticky` and it
+        was edited: edited last by anyone but us, its record is discarded and the PR judged
+        again from its comments). No edited comment: no read."""
+        commands = edited_commands(comments, self.own_login)
+        mine = self.sticky if sticky and self.record is not None else None
+        mine = mine if mine is not None and is_edited(mine) else None
+        self._read_edits([*commands, *([mine] if mine else [])])
+        if mine is not None:
+            why = last_editor_not_author(mine, self._edits.get((mine.node_id, stamp(mine))))
+            if why is not None:
+                self.discard(f"our sticky comment {why}")
+        return {
+            (c.endpoint, c.id): why
+            for c in commands
+            if (why := not_the_authors(c, self._edits.get((c.node_id, stamp(c))))) is not None
+        }
+
+    def _read_edits(self, edited: Sequence[RawComment]) -> None:
+        wanted = [c for c in edited if c.node_id and (c.node_id, stamp(c)) not in self._edits]
+        if not wanted:
+            return
+        try:
+            got = {
+                h.node_id: h for h in self.gateway.list_comment_edits([c.node_id for c in wanted])
+            }
+        except GatewayError as exc:
+            self.log.warning(f"comment edit history not read ({exc}): edited commands are ignored")
+            got = {}
+        for c in wanted:
+            self._edits[(c.node_id, stamp(c))] = got.get(c.node_id)
+
+    def discard(self, why: str) -> None:
+        """The record cannot be trusted: judge this PR again from its comments, and say why."""
+        self.log.warning(f"review history: {why}; its record is discarded")
+        self.record = None
+        self.notice = f"{why}: its record was discarded and the PR judged again from its comments"
+        self._contexts.clear()
 
     def fingerprint(self, comments: Sequence[RawComment], alerts: str = "") -> str:
         """`alerts`: the digest of the run's code-scanning read, when it made one."""
@@ -142,6 +209,8 @@ class Cycles:
         """The expected bots the record resolved for this head, if it is the recorded one."""
         rec = self.record
         if rec is None or rec.last_head != head_sha or rec.expected is None:
+            return None
+        if not vouched(self.sticky, self.check_runs(head_sha)):
             return None
         return list(rec.expected)
 
