@@ -333,6 +333,7 @@ class Cycles:
             lookups=CycleLookups(
                 touched=touched_files, threads=self._read_threads, permission=self._permission
             ),
+            revision_time=self.sticky.updated_at if rec is not None and self.sticky else None,
         )
         self._contexts[head_sha] = ctx
         return ctx

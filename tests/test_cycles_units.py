@@ -606,3 +606,33 @@ def test_a_command_whose_binding_was_dropped_is_void_not_rebound() -> None:
     # Control: with its binding kept, the command still accepts its own finding only.
     v, _ = judge([*first, *other], ctx(h2, perms=perms), HEAD2)
     assert [a.title for a in v.accepted] == ["Null deref"]  # type: ignore[attr-defined]
+
+
+def test_a_command_binds_to_the_sticky_revision_its_author_saw() -> None:
+    t1, t2, t3 = (datetime(2026, 1, 5, 9, m, tzinfo=UTC) for m in (1, 2, 3))
+    a = codex_inline(1, "a.py", HEAD1, "Alpha problem", badge="P2")
+    b = codex_inline(2, "b.py", HEAD1, "Beta problem", badge="P2")
+    first = [a, b, codex_review(HEAD1)]
+    v1, h1 = judge(first, ctx(None), HEAD1)
+    f2_then = next(f.title for f in v1.advisory if f.id == "F2")  # type: ignore[attr-defined]
+    # A push adds a critical finding: the F ids shift. mona typed her command (at t2) while
+    # the sticky still showed the first revision (written at t1); the new one is from t3.
+    c = codex_inline(3, "c.py", HEAD2, "Gamma crash", badge="P1")
+    second = [*first, c, codex_review(HEAD2, 501)]
+    v2, h2 = judge(second, ctx(h1, revision_time=t1), HEAD2)
+    f2_now = next(f.title for f in [*v2.critical, *v2.advisory] if f.id == "F2")  # type: ignore[attr-defined]
+    assert f2_now != f2_then and [r.t for r in h2.revisions] == [t1.isoformat()]
+    perms = {"mona": "maintain"}
+    typed = human(9, "/review-coordinator accept F2 wontfix: known", login="mona", created_at=t2)
+    v3, h3 = judge([*second, typed], ctx(h2, revision_time=t3, perms=perms), HEAD2)
+    assert [x.title for x in v3.accepted] == [f2_then]  # type: ignore[attr-defined]
+    # Control: the same command typed after the new revision binds to today's F2.
+    later = typed.model_copy(update={"created_at": t3 + (t3 - t2), "id": 10})
+    v4, _ = judge([*second, later], ctx(h2, revision_time=t3, perms=perms), HEAD2)
+    assert [x.title for x in v4.accepted] == [f2_now]  # type: ignore[attr-defined]
+    # Attack on the bound: that revision dropped from the record → void, never today's F2.
+    cut = h2.model_copy(update={"revisions": []})
+    v5, _ = judge([*second, typed], ctx(cut, revision_time=t3, perms=perms), HEAD2)
+    assert v5.accepted == []  # type: ignore[attr-defined]
+    assert any("revision it answered is no longer" in n for n in v5.command_notes)  # type: ignore[attr-defined]
+    assert [r.t for r in h3.revisions] == [t1.isoformat(), t3.isoformat()]

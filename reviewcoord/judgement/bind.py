@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from reviewcoord.history import REASON_CHARS, Acceptance, CommandOutcome, Entry, History
 from reviewcoord.judgement.context import CycleContext
@@ -101,6 +102,28 @@ def _void(c: RawComment, record: History | None) -> bool:
     return seen or c.id <= record.consumed.get(c.endpoint, 0)
 
 
+def revision_seen(c: RawComment, ctx: CycleContext) -> Mapping[str, list[str]] | None:
+    """The F ids (→ entry ids) of the sticky revision that was current when `c` was created:
+    the record's own one if `c` is newer, else the newest earlier revision not after it; None
+    when that revision is gone from the record (or the time is unknown while older ones exist)."""
+    record = ctx.record
+    if record is None:
+        return {}
+    now = ctx.revision_time
+    if now is None or (c.created_at is not None and c.created_at >= now):
+        return record.fid_map()
+    if c.created_at is None:
+        return None
+    for rev in reversed(record.revisions):
+        try:
+            t = datetime.fromisoformat(rev.t)
+        except ValueError:
+            continue
+        if t <= c.created_at:
+            return rev.m
+    return None
+
+
 def apply_commands(
     comments: Sequence[RawComment],
     ctx: CycleContext,
@@ -135,7 +158,15 @@ def apply_commands(
             )
             out.command_notes.append(note)
             continue
-        targets = bound_to or (fid_map.get(cmd.fid, []) if cmd.fid else [])
+        seen = fid_map if bound_to is not None else revision_seen(cmd.comment, ctx)
+        if seen is None:
+            note = (
+                f"@{who}'s command ({cmd.fid or 'unparsed'}) is void: the sticky revision it "
+                "answered is no longer in the record, and it is never bound to today's F ids"
+            )
+            out.command_notes.append(note)
+            continue
+        targets = bound_to or (seen.get(cmd.fid, []) if cmd.fid else [])
         problem = _refusal(cmd, targets, ctx, cached=cid in done)
         if problem is not None:
             note = f"@{who} cannot accept {cmd.fid or 'a finding'}: {problem}"

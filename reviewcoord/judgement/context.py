@@ -65,6 +65,9 @@ class CycleContext:
     convergence_after: int
     fingerprint: str
     lookups: CycleLookups = field(default_factory=CycleLookups)
+    # When GitHub says the record's sticky revision was written (our sticky's `updated_at`):
+    # a command created before it answered an earlier revision. None: unknown (replays).
+    revision_time: datetime | None = None
 
 
 def first_cycle(cycle: int = 1) -> CycleContext:

@@ -8,7 +8,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from reviewcoord.history import TITLE_CHARS, Entry, EntryStatus, History
+from reviewcoord.history import (
+    MAX_REVISIONS,
+    TITLE_CHARS,
+    Entry,
+    EntryStatus,
+    History,
+    Revision,
+)
 from reviewcoord.judgement.bind import Bound
 from reviewcoord.judgement.carry import Carried
 from reviewcoord.judgement.context import CycleContext
@@ -125,6 +132,11 @@ def next_record(
                     "seen": ctx.cycle if changed else e.seen,
                 }
             )
+    revisions = list(record.revisions) if record else []
+    if record is not None and ctx.revision_time is not None:
+        showed = record.fid_map()
+        if showed and (not revisions or revisions[-1].m != showed):
+            revisions.append(Revision(t=ctx.revision_time.isoformat(), m=showed))
     heads = list(record.heads) if record else []
     if not heads or heads[-1] != verdict.head_sha:
         heads.append(verdict.head_sha)
@@ -141,4 +153,5 @@ def next_record(
         refs=bound.refs,
         commands=bound.outcomes,
         consumed=bound.consumed,
+        revisions=revisions[-MAX_REVISIONS:],
     )
