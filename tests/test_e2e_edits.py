@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,10 @@ import pytest
 
 from reviewcoord.history import Acceptance, decode, encode
 from tests.e2e_support import (
+    CODEX,
     HEAD,
     MARKER,
+    NEW_HEAD,
     Run,
     run_action,
     stickies,
@@ -191,3 +194,50 @@ def test_a_noop_is_refused_when_the_record_no_longer_matches_its_seal(
     assert NOOP not in again.log and again.outputs["gate"] == "block"
     # Control: the sticky as we wrote it, same clock: a noop.
     assert NOOP in run().log
+
+
+def codex_finding(fake: FakeGitHub, path: str, title: str, badge: str, head: str) -> None:
+    text = (
+        f"**<sub><sub>![{badge} Badge](https://img.shields.io/badge/{badge}-orange?style=flat)"
+        f"</sub></sub>  {title}**\n\nExplanation of the problem."
+    )
+    fake.add_review_comment(2, login=CODEX, body=text, path=path, line=10, commit_id=head)
+
+
+def shown(v: dict[str, Any], fid: str) -> str:
+    return next(str(f["title"]) for f in [*v["critical"], *v["advisory"]] if f["id"] == fid)
+
+
+def test_a_command_typed_while_a_push_renumbers_binds_to_the_ids_its_author_saw(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    run = Runs(fake, tmp_path)
+    codex_finding(fake, "a.py", "Alpha problem", "P2", HEAD)
+    codex_finding(fake, "b.py", "Beta problem", "P2", HEAD)
+    first = verdict_of(run())
+    then = shown(first, "F2")
+    (sticky,) = stickies(fake)
+    seen_at = datetime.fromisoformat(sticky["updated_at"].replace("Z", "+00:00"))
+    fake.push(2, NEW_HEAD, ["c.py"])
+    codex_finding(fake, "c.py", "Gamma crash", "P1", NEW_HEAD)
+    second = verdict_of(run())
+    assert shown(second, "F2") != then  # the new critical moved the F ids
+    fake.set_permission("mona", "maintain")
+    # mona typed it while the first revision was shown (her comment predates the second).
+    typed = (seen_at + timedelta(seconds=1)).isoformat().replace("+00:00", "Z")
+    fake.add_issue_comment(
+        2,
+        login="mona",
+        user_type="User",
+        body="/review-coordinator accept F2 wontfix: known",
+        created_at=typed,
+    )
+    third = verdict_of(run())
+    assert [a["title"] for a in third["accepted"]] == [then]
+    # Control: the same command typed now binds to today's F2.
+    today = shown(third, "F2")
+    fake.add_issue_comment(
+        2, login="mona", user_type="User", body="/review-coordinator accept F2 wontfix: also"
+    )
+    fourth = verdict_of(run())
+    assert sorted(a["title"] for a in fourth["accepted"]) == sorted([then, today])
