@@ -17,17 +17,18 @@ from reviewcoord import __version__
 from reviewcoord.actions_io import Log
 from reviewcoord.config import Settings
 from reviewcoord.edits import (
+    edited_bot_comments,
     edited_commands,
+    foreign,
     is_edited,
     last_editor_not_author,
-    not_the_authors,
     stamp,
 )
 from reviewcoord.errors import GatewayError
 from reviewcoord.github.gateway import CheckRunRef, CommentEdits, Gateway
 from reviewcoord.history import History, bound, decode, encode
 from reviewcoord.ingest import is_ours
-from reviewcoord.judgement import CycleContext, CycleLookups, Mode, cycle_for
+from reviewcoord.judgement import CycleContext, CycleLookups, ForeignEdits, Mode, cycle_for
 from reviewcoord.model import BotKey, RawComment
 from reviewcoord.publish.sticky import ours
 from reviewcoord.settle import Reading
@@ -159,26 +160,31 @@ class Cycles:
         self.notes: list[str] = []
         self._edits: dict[tuple[str, str], CommentEdits | None] = {}  # (node id, updated_at)
 
-    def check_edits(
-        self, comments: Sequence[RawComment], *, sticky: bool = True
-    ) -> dict[tuple[str, int], str]:
-        """The command comments whose text is not only their author's ((endpoint, id) → why),
-        from one edit-history read of the edited ones (and of our sticky, when `sticky` and it
-        was edited: edited last by anyone but us, its record is discarded and the PR judged
-        again from its comments). No edited comment: no read."""
+    def check_edits(self, comments: Sequence[RawComment], *, noop: bool = False) -> ForeignEdits:
+        """The comments whose text is not only their author's, from one edit-history read of
+        the edited ones (no edited comment: no read): people's command comments (ignored), bots'
+        comments (their findings held), and our sticky (edited last by anyone but us: its record
+        is discarded and the PR judged again from its comments). A noop reads only edited
+        commands: GitHub's clock already vouched for our sticky, and its record names the bot
+        comments held so far (it can only hold, never release)."""
         commands = edited_commands(comments, self.own_login)
-        mine = self.sticky if sticky and self.record is not None else None
+        bots = [] if noop else edited_bot_comments(comments, self.own_login)
+        mine = self.sticky if not noop and self.record is not None else None
         mine = mine if mine is not None and is_edited(mine) else None
-        self._read_edits([*commands, *([mine] if mine else [])])
+        self._read_edits([*commands, *bots, *([mine] if mine else [])])
         if mine is not None:
             why = last_editor_not_author(mine, self._edits.get((mine.node_id, stamp(mine))))
             if why is not None:
                 self.discard(f"our sticky comment {why}")
-        return {
-            (c.endpoint, c.id): why
-            for c in commands
-            if (why := not_the_authors(c, self._edits.get((c.node_id, stamp(c))))) is not None
-        }
+        known = {k: v for k, v in self._edits.items() if v is not None}
+        histories = {node: h for (node, _stamp), h in known.items()}
+        held = foreign(bots, histories)
+        if noop and self.record is not None:
+            for key, why in self.record.held.items():
+                endpoint, _, cid = key.partition(":")
+                if cid.isdigit():
+                    held.setdefault((endpoint, int(cid)), why)
+        return ForeignEdits(commands=foreign(commands, histories), bots=held)
 
     def _read_edits(self, edited: Sequence[RawComment]) -> None:
         wanted = [c for c in edited if c.node_id and (c.node_id, stamp(c)) not in self._edits]
@@ -189,7 +195,10 @@ class Cycles:
                 h.node_id: h for h in self.gateway.list_comment_edits([c.node_id for c in wanted])
             }
         except GatewayError as exc:
-            self.log.warning(f"comment edit history not read ({exc}): edited commands are ignored")
+            self.log.warning(
+                f"comment edit history not read ({exc}): edited commands are ignored and "
+                "edited bot findings held"
+            )
             got = {}
         for c in wanted:
             self._edits[(c.node_id, stamp(c))] = got.get(c.node_id)

@@ -73,12 +73,25 @@ def edited_commands(comments: Iterable[RawComment], own_login: str | None) -> li
     ]
 
 
-def foreign_commands(
-    commands: Iterable[RawComment], histories: Mapping[str, CommentEdits] | None
+def edited_bot_comments(comments: Iterable[RawComment], own_login: str | None) -> list[RawComment]:
+    """Bots' edited PR and inline comments (never ours): edited by anyone but the bot, their
+    findings are held (reviewcoord/judgement/identity.hold_levels)."""
+    return [
+        c
+        for c in comments
+        if c.endpoint in ("issue_comment", "review_comment")
+        and c.author_type == "Bot"
+        and c.author_login != own_login
+        and is_edited(c)
+    ]
+
+
+def foreign(
+    comments: Iterable[RawComment], histories: Mapping[str, CommentEdits] | None
 ) -> dict[tuple[str, int], str]:
-    """(endpoint, id) → why the command comment's text is not its author's."""
+    """(endpoint, id) → why the comment's text is not only its author's."""
     out: dict[tuple[str, int], str] = {}
-    for c in commands:
+    for c in comments:
         why = not_the_authors(c, histories.get(c.node_id) if histories is not None else None)
         if why is not None:
             out[(c.endpoint, c.id)] = why

@@ -92,6 +92,9 @@ class Entry(_Model):
     fid: str | None = None  # F id in the last sticky
     thread: Literal["resolved", "outdated"] | None = Field(None, alias="th")
     acceptance: Acceptance | None = Field(None, alias="acc")
+    # The bot's own level when the finding was first read (None in older records): a bot
+    # comment someone else edits later never gates below it.
+    first_level: Level | None = Field(None, alias="l0")
 
 
 class CommandOutcome(_Model):
@@ -134,6 +137,9 @@ class History(_Model):
     # Optional: the sticky's earlier revisions, oldest first (at most MAX_REVISIONS); this
     # record's own revision is its entries' F ids, written at our sticky's `updated_at`.
     revisions: list[Revision] = Field(default_factory=list, alias="rv")
+    # Optional: bot comments ("endpoint:id") edited by someone else, and why: a noop (which
+    # reads no edit history) keeps holding their findings. It can only hold, never release.
+    held: dict[str, str] = Field(default_factory=dict, alias="hb")
     # Optional (records written before they existed still decode): facts about the last head
     # that a later run on the same head need not read again: the head commit's time
     # (immutable for a SHA), and the expected bots resolved for it (`expected-bots: auto`).

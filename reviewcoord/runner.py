@@ -201,7 +201,7 @@ class _Evaluation:
         command comments (and, unless `noop`, our edited sticky) are checked first: a noop has
         already proved by GitHub's clock that nobody touched our sticky since our last run."""
         assert self.cycles is not None
-        foreign = self.cycles.check_edits(reading.comments, sticky=not noop)
+        foreign = self.cycles.check_edits(reading.comments, noop=noop)
         head = reading.pull.head_sha
         head_time = self.times.get(head)
         subject = Subject(

@@ -27,6 +27,7 @@ from reviewcoord.ingest import MARKER, ingest
 from reviewcoord.judgement import (
     CycleContext,
     CycleLookups,
+    ForeignEdits,
     JudgeSettings,
     Subject,
     base_sid,
@@ -583,8 +584,8 @@ def test_an_edited_command_counts_only_as_its_author_wrote_it() -> None:
     subject = Subject("octo/app", 2, HEAD1, [*first, cmd], ingested, ["codex"])
     c = ctx(h1, cycle=1, perms={"mona": "maintain"})
     # Attack: mona's old comment edited by the PR author into a command.
-    foreign = {("issue_comment", 9): "it was edited by @octocat, not only by its author"}
-    v = judge_reading(subject, c, edits=foreign).verdict
+    why = "it was edited by @octocat, not only by its author"
+    v = judge_reading(subject, c, edits=ForeignEdits(commands={("issue_comment", 9): why})).verdict
     assert v.gate == "block" and any("edited by @octocat" in n for n in v.command_notes)
     # Control: the same command, unedited (or edited by mona only), accepts.
     assert judge_reading(subject, c).verdict.gate == "go"
@@ -636,3 +637,30 @@ def test_a_command_binds_to_the_sticky_revision_its_author_saw() -> None:
     assert v5.accepted == []  # type: ignore[attr-defined]
     assert any("revision it answered is no longer" in n for n in v5.command_notes)  # type: ignore[attr-defined]
     assert [r.t for r in h3.revisions] == [t1.isoformat(), t3.isoformat()]
+
+
+def test_a_bot_comment_edited_by_someone_else_gates_at_its_first_read_level() -> None:
+    first = [codex_inline(1, "a.py", HEAD1, "Null deref"), codex_review(HEAD1)]
+    _v, h1 = judge(first, ctx(None), HEAD1)
+    assert h1.findings[0].first_level == "critical"
+    # Attack: the PR author edits Codex's comment from P1 to P3 (REST still says Codex).
+    edited = first[0].model_copy(update={"body": first[0].body.replace("P1", "P3")})
+    comments = [edited, first[1]]
+    ingested = ingest(comments, head_sha=HEAD1, own_login="github-actions[bot]")
+    subject = Subject("octo/app", 2, HEAD1, comments, ingested, ["codex"])
+    why = "it was edited by @octocat, not only by its author"
+    held = ForeignEdits(bots={("review_comment", 1): why})
+    v = judge_reading(subject, ctx(h1, cycle=1), edits=held).verdict
+    assert v.gate == "block" and [f.severity for f in v.critical] == ["critical"]
+    assert any("shown as edited" in n.note for n in v.parse_notes)
+    # Control: the bot's own edit to P3 is the bot's word.
+    v = judge_reading(subject, ctx(h1, cycle=1)).verdict
+    assert v.gate == "go" and v.critical == []
+    # Attack: the finding edited away entirely is not "fixed": it carries forward.
+    gone = first[0].model_copy(update={"body": "Nothing here."})
+    comments = [gone, first[1], codex_review(HEAD2, 501)]
+    ingested = ingest(comments, head_sha=HEAD2, own_login="github-actions[bot]")
+    subject = Subject("octo/app", 2, HEAD2, comments, ingested, ["codex"])
+    c2 = ctx(h1, touched=frozenset({"a.py"}))
+    assert judge_reading(subject, c2, edits=held).verdict.gate == "block"
+    assert judge_reading(subject, c2).verdict.gate == "go"  # control: the bot's own edit

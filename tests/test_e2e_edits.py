@@ -241,3 +241,36 @@ def test_a_command_typed_while_a_push_renumbers_binds_to_the_ids_its_author_saw(
     )
     fourth = verdict_of(run())
     assert sorted(a["title"] for a in fourth["accepted"]) == sorted([then, today])
+
+
+def test_a_bot_comment_edited_by_the_pr_author_keeps_gating(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    run = Runs(fake, tmp_path)
+    bug = cursor_bug(fake, HEAD)
+    assert run().outputs["gate"] == "block"
+    # Attack: the PR author (write access) edits Bugbot's finding down to Low.
+    lowered = bug["body"].replace("**High Severity**", "**Low Severity**")
+    fake.edit_review_comment(bug["id"], lowered, editor=AUTHOR)
+    attacked = run()
+    v = verdict_of(attacked)
+    assert attacked.outputs["gate"] == "block" and [f["severity"] for f in v["critical"]] == [
+        "critical"
+    ]
+    assert any("shown as edited" in n["note"] for n in v["parse_notes"])
+    assert "shown as edited" in sticky_body(fake)
+    noop = run()  # the noop keeps holding it (from the record): still block
+    assert NOOP in noop.log and noop.outputs["gate"] == "block"
+    assert record(fake).held
+
+
+def test_a_bot_lowering_its_own_finding_is_its_word(fake: FakeGitHub, tmp_path: Path) -> None:
+    """Control: the same edit by Bugbot itself."""
+    run = Runs(fake, tmp_path)
+    bug = cursor_bug(fake, HEAD)
+    run()
+    fake.edit_review_comment(
+        bug["id"], bug["body"].replace("**High Severity**", "**Low Severity**")
+    )
+    v = verdict_of(run())
+    assert v["critical"] == [] and not any("shown as edited" in n["note"] for n in v["parse_notes"])

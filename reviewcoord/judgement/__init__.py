@@ -17,7 +17,7 @@ I/O the reconciliation may need (changed files, thread state, permissions) comes
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reviewcoord.group import group
@@ -28,6 +28,7 @@ from reviewcoord.judgement.carry import carry
 from reviewcoord.judgement.context import (
     CycleContext,
     CycleLookups,
+    ForeignEdits,
     JudgeSettings,
     Mode,
     Subject,
@@ -35,7 +36,7 @@ from reviewcoord.judgement.context import (
     first_cycle,
 )
 from reviewcoord.judgement.converge import converge
-from reviewcoord.judgement.identity import base_sid, identify
+from reviewcoord.judgement.identity import base_sid, hold_levels, identify
 from reviewcoord.judgement.record import next_record
 from reviewcoord.judgement.verdict import assemble
 from reviewcoord.model import ConvergenceInfo, Finding, Verdict
@@ -45,6 +46,7 @@ from reviewcoord.rank import rank
 __all__ = [
     "CycleContext",
     "CycleLookups",
+    "ForeignEdits",
     "JudgeSettings",
     "Judgement",
     "Mode",
@@ -67,24 +69,29 @@ def judge(
     subject: Subject,
     cycle: CycleContext | None = None,
     settings: JudgeSettings | None = None,
-    edits: Mapping[tuple[str, int], str] | None = None,
+    edits: ForeignEdits | None = None,
 ) -> Judgement:
     """This reading's verdict, reconciled with the record in `cycle` (none: the first cycle),
     and the record to store with it. `edits`: the comments whose text is not only their
     author's (edited by someone else; reviewcoord/edits.py), and why."""
     ctx = cycle or first_cycle()
     settings = settings or JudgeSettings()
+    edits = edits or ForeignEdits()
     table = merged_table(settings.severity_overrides)
+    findings, held_notes = hold_levels(
+        identify(subject.ingested.findings, subject.comments, ctx.record), edits.bots, ctx.record
+    )
     carried = carry(
-        identify(subject.ingested.findings, subject.comments, ctx.record),
+        findings,
         subject.comments,
         subject.ingested,
         ctx,
         subject.head_sha,
         subject.head_time,
+        held=frozenset(edits.bots),
     )
     groups = rank(group(carried.kept, settings.group_window))
-    bound = bind(carried.kept, subject.comments, ctx, edits)
+    bound = bind(carried.kept, subject.comments, ctx, edits.commands)
     converged = converge(
         groups, bound.acceptances, carried.likely_fixed, table, ctx, subject.head_sha
     )
@@ -110,8 +117,11 @@ def judge(
         convergence=convergence,
         command_notes=bound.command_notes,
     )
+    if held_notes:
+        verdict = verdict.model_copy(update={"parse_notes": [*verdict.parse_notes, *held_notes]})
     record = next_record(verdict, enriched, accepted, carried, bound, converged, ctx)
-    return Judgement(verdict=verdict, record=record)
+    held = {f"{ep}:{cid}": why[:200] for (ep, cid), why in edits.bots.items()}
+    return Judgement(verdict=verdict, record=record.model_copy(update={"held": held}))
 
 
 def would_go(

@@ -104,7 +104,9 @@ def carry(
     ctx: CycleContext,
     head_sha: str,
     head_time: datetime | None,
+    held: frozenset[tuple[str, int]] = frozenset(),
 ) -> Carried:
+    """`held`: bot comments someone else edited: what they no longer report is not fixed."""
     record = ctx.record
     if record is None:
         return Carried(kept=list(findings))
@@ -118,7 +120,7 @@ def carry(
 
     def carries_forward(e: Entry) -> bool:
         """A recorded open finding not reported on this head: likely fixed, or carried."""
-        if reviewed(e.bot, e.file):
+        if (e.endpoint, e.comment_id) not in held and reviewed(e.bot, e.file):
             out.likely_fixed[e.stable_id] = e
             out.changes.append(likely_fixed_change(e, fixed_note(ctx, e.bot)))
             return False

@@ -41,6 +41,15 @@ class JudgeSettings:
 
 
 @dataclass(frozen=True)
+class ForeignEdits:
+    """Comments whose text is not only their author's ((endpoint, id) → why; reviewcoord/edits.py):
+    people's command comments (ignored) and bots' comments (their findings are held)."""
+
+    commands: Mapping[tuple[str, int], str] = field(default_factory=dict)
+    bots: Mapping[tuple[str, int], str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class CycleLookups:
     """Reads the reconciliation may need, each called at most when needed (runner caches)."""
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 from reviewcoord.history import History
-from reviewcoord.model import Finding, Origin, RawComment
+from reviewcoord.model import LEVEL_RANK, Finding, Origin, ParseNote, RawComment
 
 FAR = 10**6  # a finding without a line matches another only when nothing nearer is left
 _EPOCH = datetime.min.replace(tzinfo=UTC)
@@ -132,3 +132,36 @@ def _unique(pairs: Sequence[tuple[Finding, str]]) -> list[Finding]:
         sid = eid if n == 1 else f"{eid}~{n}"
         out.append(f if sid == f.stable_id else f.model_copy(update={"stable_id": sid}))
     return out
+
+
+def hold_levels(
+    findings: Sequence[Finding],
+    foreign: Mapping[tuple[str, int], str],
+    record: History | None,
+) -> tuple[list[Finding], list[ParseNote]]:
+    """A bot comment edited by anyone but the bot: its findings gate at least at the level
+    they had when first read (the record's `first_level`), and the sticky says it was edited."""
+    if not foreign:
+        return list(findings), []
+    rec = {e.stable_id: e for e in record.findings} if record else {}
+    out: list[Finding] = []
+    notes: dict[tuple[str, int], ParseNote] = {}
+    for f in findings:
+        why = foreign.get((f.endpoint, f.comment_id))
+        if why is None:
+            out.append(f)
+            continue
+        e = rec.get(base_sid(f.stable_id))
+        first = e.first_level or e.level if e is not None else f.severity
+        level = max(f.severity, first, key=lambda lv: LEVEL_RANK[lv])
+        out.append(f if level == f.severity else f.model_copy(update={"severity": level}))
+        notes.setdefault(
+            (f.endpoint, f.comment_id),
+            ParseNote(
+                bot=f.bot,
+                url=f.url,
+                note=f"this comment {why}: shown as edited; its findings gate at least at the "
+                "level they had when first read",
+            ),
+        )
+    return out, list(notes.values())

@@ -96,6 +96,7 @@ def _entry(
         fid=shown.fid,
         thread=th,
         acceptance=bound.acceptances.get(sid) if status == "accepted" else None,
+        first_level=(old.first_level or old.level) if old else f.severity,
     )
 
 
