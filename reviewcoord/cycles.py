@@ -187,19 +187,13 @@ class Cycles:
         return ForeignEdits(commands=foreign(commands, histories), bots=held)
 
     def _read_edits(self, edited: Sequence[RawComment]) -> None:
+        """One read (100 comments a query) of the histories not read yet. A failure fails the
+        run (GatewayError): an unread history can neither trust nor distrust what we read."""
         wanted = [c for c in edited if c.node_id and (c.node_id, stamp(c)) not in self._edits]
         if not wanted:
             return
-        try:
-            got = {
-                h.node_id: h for h in self.gateway.list_comment_edits([c.node_id for c in wanted])
-            }
-        except GatewayError as exc:
-            self.log.warning(
-                f"comment edit history not read ({exc}): edited commands are ignored and "
-                "edited bot findings held"
-            )
-            got = {}
+        read = self.gateway.list_comment_edits([c.node_id for c in wanted])
+        got = {h.node_id: h for h in read}
         for c in wanted:
             self._edits[(c.node_id, stamp(c))] = got.get(c.node_id)
 
@@ -342,10 +336,21 @@ class Cycles:
             lookups=CycleLookups(
                 touched=touched_files, threads=self._read_threads, permission=self._permission
             ),
-            revision_time=self.sticky.updated_at if rec is not None and self.sticky else None,
+            revision_time=self._revision_time(),
         )
         self._contexts[head_sha] = ctx
         return ctx
+
+    def _revision_time(self) -> datetime | None:
+        """When the record's revision was published: our sticky's `updated_at`, unless a failed
+        run marked it stale since (that edit moved the time; the revision is unchanged): then
+        unknown, and a new command binds to the record's own revision."""
+        from reviewcoord.render import STALE_PREFIX
+
+        sticky = self.sticky
+        if self.record is None or sticky is None or STALE_PREFIX in sticky.body:
+            return None
+        return sticky.updated_at
 
     def history_block(self, history: History) -> str:
         bounded, dropped = bound(history)

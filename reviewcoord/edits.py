@@ -29,9 +29,9 @@ def same_actor(c: RawComment, actor: Actor | None) -> bool:
     if actor is None:
         return False
     if actor.type == "Bot":
-        return (
-            c.author_type == "Bot" and c.author_login.casefold() == f"{actor.login}[bot]".casefold()
-        )
+        # `Copilot` is a Bot whose REST login has no suffix either: both are Bot accounts.
+        names = {f"{actor.login}[bot]".casefold(), actor.login.casefold()}
+        return c.author_type == "Bot" and c.author_login.casefold() in names
     return c.author_type != "Bot" and c.author_login.casefold() == actor.login.casefold()
 
 

@@ -274,3 +274,20 @@ def test_a_bot_lowering_its_own_finding_is_its_word(fake: FakeGitHub, tmp_path: 
     )
     v = verdict_of(run())
     assert v["critical"] == [] and not any("shown as edited" in n["note"] for n in v["parse_notes"])
+
+
+def test_an_unreadable_edit_history_fails_closed(fake: FakeGitHub, tmp_path: Path) -> None:
+    run = Runs(fake, tmp_path)
+    cursor_bug(fake, HEAD)
+    fake.set_permission("mona", "maintain")
+    run()
+    mine = fake.add_issue_comment(2, login="mona", user_type="User", body="Reading it.")
+    fake.edit_issue_comment(mine["id"], "/review-coordinator accept F1 wontfix: known")
+    fake.inject("POST", r"/graphql", status=500, times=100)
+    failed = run_action(fake, tmp_path / "x", inputs=dict(INPUTS))
+    assert failed.outputs["gate"] == "error", failed.log
+    assert "comment edit history" in failed.log
+    fake.clear_faults()
+    # Control: readable again, the command (edited by its author only) counts.
+    ok = run()
+    assert ok.outputs["gate"] == "go", verdict_of(ok)["command_notes"]
