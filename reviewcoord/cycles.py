@@ -164,12 +164,13 @@ class Cycles:
         """The comments whose text is not only their author's, from one edit-history read of
         the edited ones (no edited comment: no read): people's command comments (ignored), bots'
         comments (their findings held), and our sticky (edited last by anyone but us: its record
-        is discarded and the PR judged again from its comments). A noop reads only edited
-        commands: GitHub's clock already vouched for our sticky, and its record names the bot
-        comments held so far (it can only hold, never release)."""
+        is discarded and the PR judged again from its comments). A noop reads none: see
+        `_recorded_edits`."""
         commands = edited_commands(comments, self.own_login)
-        bots = [] if noop else edited_bot_comments(comments, self.own_login)
-        mine = self.sticky if not noop and self.record is not None else None
+        if noop and self.record is not None:
+            return self._recorded_edits(commands, self.record)
+        bots = edited_bot_comments(comments, self.own_login)
+        mine = self.sticky if self.record is not None else None
         mine = mine if mine is not None and is_edited(mine) else None
         self._read_edits([*commands, *bots, *([mine] if mine else [])])
         if mine is not None:
@@ -178,13 +179,23 @@ class Cycles:
                 self.discard(f"our sticky comment {why}")
         known = {k: v for k, v in self._edits.items() if v is not None}
         histories = {node: h for (node, _stamp), h in known.items()}
-        held = foreign(bots, histories)
-        if noop and self.record is not None:
-            for key, why in self.record.held.items():
-                endpoint, _, cid = key.partition(":")
-                if cid.isdigit():
-                    held.setdefault((endpoint, int(cid)), why)
-        return ForeignEdits(commands=foreign(commands, histories), bots=held)
+        return ForeignEdits(commands=foreign(commands, histories), bots=foreign(bots, histories))
+
+    @staticmethod
+    def _recorded_edits(commands: Sequence[RawComment], record: History) -> ForeignEdits:
+        """A noop's edits, from the record: its fingerprint proved every comment unchanged since
+        the run that read their histories, and GitHub's clock vouched for our sticky."""
+        held: dict[tuple[str, int], str] = {}
+        for key, why in record.held.items():
+            endpoint, _, cid = key.partition(":")
+            if cid.isdigit():
+                held[(endpoint, int(cid))] = why
+        ignored: dict[tuple[str, int], str] = {}
+        for c in commands:
+            reason = record.ignored.get(f"{c.endpoint}:{c.id}:{stamp(c)}")
+            if reason is not None:
+                ignored[(c.endpoint, c.id)] = reason
+        return ForeignEdits(commands=ignored, bots=held)
 
     def _read_edits(self, edited: Sequence[RawComment]) -> None:
         """One read (100 comments a query) of the histories not read yet. A failure fails the

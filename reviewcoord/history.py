@@ -140,6 +140,9 @@ class History(_Model):
     # Optional: bot comments ("endpoint:id") edited by someone else, and why: a noop (which
     # reads no edit history) keeps holding their findings. It can only hold, never release.
     held: dict[str, str] = Field(default_factory=dict, alias="hb")
+    # Optional: command comments ("endpoint:id:updated_at") ignored as edited by someone else,
+    # and why, so that a noop (which reads no edit history) ignores them too.
+    ignored: dict[str, str] = Field(default_factory=dict, alias="ic")
     # Optional (records written before they existed still decode): facts about the last head
     # that a later run on the same head need not read again: the head commit's time
     # (immutable for a SHA), and the expected bots resolved for it (`expected-bots: auto`).

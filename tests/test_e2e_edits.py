@@ -137,6 +137,11 @@ def test_a_maintainers_comment_edited_by_the_pr_author_into_a_command_is_ignored
     assert attacked.outputs["gate"] == "block" and v["accepted"] == []
     assert any("edited by @octocat" in n for n in v["command_notes"])
     assert "edited by @\u2060octocat" in sticky_body(fake)  # shown, never a ping
+    # The noop after it reads no edit history and still ignores the command (from the record).
+    n = len(fake.request_log())
+    noop = run()
+    assert NOOP in noop.log and noop.outputs["gate"] == "block"
+    assert graphql_edit_reads(fake, n) == 0
     # Control: mona edits her own comment into the command: it counts.
     fake.edit_issue_comment(old["id"], command + ".", editor="mona")
     # (the history still shows the PR author's edit: still ignored)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from reviewcoord.edits import stamp
 from reviewcoord.group import group
 from reviewcoord.history import History
 from reviewcoord.judgement.annotate import accepted_findings, annotate, cycle_changes
@@ -121,7 +122,14 @@ def judge(
         verdict = verdict.model_copy(update={"parse_notes": [*verdict.parse_notes, *held_notes]})
     record = next_record(verdict, enriched, accepted, carried, bound, converged, ctx)
     held = {f"{ep}:{cid}": why[:200] for (ep, cid), why in edits.bots.items()}
-    return Judgement(verdict=verdict, record=record.model_copy(update={"held": held}))
+    stamps: dict[tuple[str, int], str] = {(c.endpoint, c.id): stamp(c) for c in subject.comments}
+    ignored = {
+        f"{ep}:{cid}:{stamps.get((ep, cid), '')}": why[:200]
+        for (ep, cid), why in edits.commands.items()
+    }
+    return Judgement(
+        verdict=verdict, record=record.model_copy(update={"held": held, "ignored": ignored})
+    )
 
 
 def would_go(
