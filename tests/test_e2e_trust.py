@@ -1,6 +1,8 @@
-"""Nothing editable authorises; the noop cannot hide a change (issue 15 #6, #13), end to end:
+"""No false go from what anyone can edit or time (issue 15 #5, #6, #7, #13), end to end:
 `python entrypoint.py` against the fake GitHub, whose GraphQL serves `userContentEdits` in
-GitHub's shape. Each attack sits beside its control."""
+GitHub's shape. One finding, one entry; acceptances only from unedited (or author-edited)
+command comments; our sticky edited by another is discarded; commands bind to the revision
+their author saw; the noop seals the record. Each attack sits beside its control."""
 
 from __future__ import annotations
 
@@ -201,12 +203,48 @@ def test_a_noop_is_refused_when_the_record_no_longer_matches_its_seal(
     assert NOOP in run().log
 
 
-def codex_finding(fake: FakeGitHub, path: str, title: str, badge: str, head: str) -> None:
+def codex_finding(
+    fake: FakeGitHub,
+    path: str,
+    title: str,
+    badge: str,
+    head: str,
+    line: int = 10,
+    review_id: int | None = None,
+) -> None:
     text = (
         f"**<sub><sub>![{badge} Badge](https://img.shields.io/badge/{badge}-orange?style=flat)"
         f"</sub></sub>  {title}**\n\nExplanation of the problem."
     )
-    fake.add_review_comment(2, login=CODEX, body=text, path=path, line=10, commit_id=head)
+    fake.add_review_comment(
+        2, login=CODEX, body=text, path=path, line=line, commit_id=head, review_id=review_id
+    )
+
+
+def test_two_findings_with_one_title_in_one_file_are_accepted_one_by_one(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    run = Runs(fake, tmp_path)
+    codex_finding(fake, "a.py", "Unchecked input", "P1", HEAD, line=10, review_id=901)
+    codex_finding(fake, "a.py", "Unchecked input", "P1", HEAD, line=300, review_id=901)
+    first = verdict_of(run())
+    assert sorted(f["line"] for f in first["critical"]) == [10, 300]
+    assert len({e.stable_id for e in record(fake).findings}) == 2
+    f1 = next(f for f in first["critical"] if f["id"] == "F1")
+    fake.set_permission("mona", "maintain")
+    fake.add_issue_comment(
+        2, login="mona", user_type="User", body="/review-coordinator accept F1 wontfix: known"
+    )
+    # Attack (the old shared entry): accepting F1 accepted its twin too.
+    second = verdict_of(run())
+    assert [a["line"] for a in second["accepted"]] == [f1["line"]]
+    assert [f["line"] for f in second["critical"]] != [] and second["gate"] == "block"
+    # Control: accepting the other one too lets the gate go.
+    fid = second["critical"][0]["id"]
+    fake.add_issue_comment(
+        2, login="mona", user_type="User", body=f"/review-coordinator accept {fid} wontfix: also"
+    )
+    assert verdict_of(run())["gate"] == "go"
 
 
 def shown(v: dict[str, Any], fid: str) -> str:
