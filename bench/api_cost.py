@@ -321,6 +321,42 @@ def code_scanning_cost(alerts: int) -> None:
             )
 
 
+def edit_history_cost(edited: int) -> None:
+    """Edit history (GraphQL `nodes(ids:)`, 100 comments a query), read only for edited comments:
+    `edited` people's command comments edited by their authors, on a 10-comment PR; four runs
+    (first, a judged run, a judged run once our sticky was edited by our own publishing, the
+    noop). Target: ⌈edited commands (+1 for our edited sticky, judged runs) / 100⌉ queries a run;
+    none when nothing is edited; the noop reads no sticky history."""
+    with FakeGitHub(rate_limit=100_000) as fake:
+        populate(fake, 10)
+        for i in range(edited):
+            c = fake.add_issue_comment(2, login=f"user{i}", user_type="User", body="Looking.")
+            fake.edit_issue_comment(c["id"], "/review-coordinator accept F1 wontfix: fine")
+        request = bench_request({"settle": "none", "expected-bots": "codex"})
+        print(f"\n## Edit history, {edited} edited command comments (10 comments)")
+        for run in ("first run", "judged run", "judged run, sticky edited", "noop run"):
+            if run.startswith("judged"):
+                fake.add_issue_comment(2, login="someone", user_type="User", body="ping")
+            start, used = len(fake.request_log()), fake.rate_limit_used
+            gateway = PyGithubGateway(
+                "octo/app", "app-token", base_url=fake.base_url, write_spacing=0
+            )
+            stream = io.StringIO()
+            outcome = evaluate(request, gateway, FakeClock(), Log(stream))
+            gateway.close()
+            queries = [
+                r
+                for r in fake.request_log()[start:]
+                if r.path.endswith("/graphql") and "userContentEdits" in str(r.body)
+            ]
+            noop = "nothing new since" in stream.getvalue()
+            print(
+                f"  {run}: gate {outcome.gate}{' (noop)' if noop else ''}, "
+                f"{fake.rate_limit_used - used} rate-limited requests, of which "
+                f"{len(queries)} edit-history queries"
+            )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--comments", default="10,300,3000")
@@ -339,6 +375,8 @@ def main() -> None:
         one_evaluation(n)
     for n in [0, 150] if args.quick else [0, 1, 100, 250]:
         code_scanning_cost(n)
+    for n in [0, 1] if args.quick else [0, 1, 99, 150]:
+        edit_history_cost(n)
     for n in sizes:
         idle_settle(n, args.mode, timeout, args.poll)
     delays(

@@ -179,6 +179,8 @@ def run_action(env: Mapping[str, str]) -> int:
         inputs=inputs,
         input_source="workflow inputs",
         config_path=action_input(env, "config") or ".github/review-coordinator.yml",
+        # Judging by hand means "judge again": never answered by the noop.
+        rejudge=env.get("GITHUB_EVENT_NAME", "") == "workflow_dispatch",
     )
     if target.merge_group is not None:  # a merge queue: report the PR's verdict, judge nothing
         from reviewcoord import merge_queue

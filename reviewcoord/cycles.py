@@ -13,13 +13,22 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 
+from reviewcoord import __version__
 from reviewcoord.actions_io import Log
 from reviewcoord.config import Settings
+from reviewcoord.edits import (
+    edited_bot_comments,
+    edited_commands,
+    foreign,
+    is_edited,
+    last_editor_not_author,
+    stamp,
+)
 from reviewcoord.errors import GatewayError
-from reviewcoord.github.gateway import CheckRunRef, Gateway
+from reviewcoord.github.gateway import CheckRunRef, CommentEdits, Gateway
 from reviewcoord.history import History, bound, decode, encode
 from reviewcoord.ingest import is_ours
-from reviewcoord.judgement import CycleContext, CycleLookups, Mode, cycle_for
+from reviewcoord.judgement import CycleContext, CycleLookups, ForeignEdits, Mode, cycle_for
 from reviewcoord.model import BotKey, RawComment
 from reviewcoord.publish.sticky import ours
 from reviewcoord.settle import Reading
@@ -54,13 +63,50 @@ def fingerprint(comments: Iterable[RawComment], own_login: str | None, extra: st
     return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:24]
 
 
+def seal(history: History, inputs: str) -> str:
+    """The noop fingerprint stored in the record: what the run read (`inputs`), the action's
+    version, and the digest of the record itself (its fingerprint left out). A later run is a
+    noop only if all three are unchanged: a record re-encoded by hand or an upgraded action
+    judges again."""
+    digest = hashlib.sha256(encode(history.model_copy(update={"fingerprint": ""})).encode())
+    text = f"{inputs}\n{__version__}\n{digest.hexdigest()}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
+def edited_after(sticky: RawComment, run: CheckRunRef | None) -> bool:
+    """Was our sticky changed after our last run completed? Our runs write the sticky before
+    they complete the check run, so a later `updated_at` (GitHub's clock, both) is someone
+    else's edit, or a run that did not finish."""
+    if sticky.updated_at is None or sticky.updated_at == sticky.created_at:
+        return False
+    done = run.completed_at if run is not None else None
+    return done is None or sticky.updated_at > done
+
+
+def vouched(sticky: RawComment | None, runs: Sequence[CheckRunRef]) -> bool:
+    """May facts cached in our sticky's record be used before its edit history is read? Only
+    if GitHub's clock shows nobody changed it after our last run on this head completed."""
+    if sticky is None:
+        return False
+    done = [r for r in runs if r.status == "completed"]
+    return not edited_after(sticky, max(done, key=lambda r: r.id, default=None))
+
+
 def recorded_time(
-    repo: str, pr: int, own_login: str | None, sha: str, comments: Sequence[RawComment]
+    repo: str,
+    pr: int,
+    own_login: str | None,
+    sha: str,
+    comments: Sequence[RawComment],
+    check_runs: Callable[[str], Sequence[CheckRunRef]],
 ) -> datetime | None:
-    """The head commit time our record keeps for `sha`, if `sha` is the head it reviewed."""
+    """The head commit time our record keeps for `sha`, if `sha` is the head it reviewed (and
+    the sticky is `vouched` for on it: a time written in by hand could date old reviews new)."""
     issue = [c for c in comments if c.endpoint == "issue_comment"]
-    record, _notice, _sticky = find_record(issue, own_login or ACTIONS_BOT, repo=repo, pr=pr)
+    record, _notice, sticky = find_record(issue, own_login or ACTIONS_BOT, repo=repo, pr=pr)
     if record is None or record.last_head != sha or not record.head_time:
+        return None
+    if not vouched(sticky, check_runs(sha)):
         return None
     try:
         return datetime.fromisoformat(record.head_time)
@@ -112,6 +158,62 @@ class Cycles:
         self._threads: dict[int, str] | None = None
         self._pr_files: frozenset[str] | None = None
         self.notes: list[str] = []
+        self._edits: dict[tuple[str, str], CommentEdits | None] = {}  # (node id, updated_at)
+
+    def check_edits(self, comments: Sequence[RawComment], *, noop: bool = False) -> ForeignEdits:
+        """The comments whose text is not only their author's, from one edit-history read of
+        the edited ones (no edited comment: no read): people's command comments (ignored), bots'
+        comments (their findings held), and our sticky (edited last by anyone but us: its record
+        is discarded and the PR judged again from its comments). A noop reads none: see
+        `_recorded_edits`."""
+        commands = edited_commands(comments, self.own_login)
+        if noop and self.record is not None:
+            return self._recorded_edits(commands, self.record)
+        bots = edited_bot_comments(comments, self.own_login)
+        mine = self.sticky if self.record is not None else None
+        mine = mine if mine is not None and is_edited(mine) else None
+        self._read_edits([*commands, *bots, *([mine] if mine else [])])
+        if mine is not None:
+            why = last_editor_not_author(mine, self._edits.get((mine.node_id, stamp(mine))))
+            if why is not None:
+                self.discard(f"our sticky comment {why}")
+        known = {k: v for k, v in self._edits.items() if v is not None}
+        histories = {node: h for (node, _stamp), h in known.items()}
+        return ForeignEdits(commands=foreign(commands, histories), bots=foreign(bots, histories))
+
+    @staticmethod
+    def _recorded_edits(commands: Sequence[RawComment], record: History) -> ForeignEdits:
+        """A noop's edits, from the record: its fingerprint proved every comment unchanged since
+        the run that read their histories, and GitHub's clock vouched for our sticky."""
+        held: dict[tuple[str, int], str] = {}
+        for key, why in record.held.items():
+            endpoint, _, cid = key.partition(":")
+            if cid.isdigit():
+                held[(endpoint, int(cid))] = why
+        ignored: dict[tuple[str, int], str] = {}
+        for c in commands:
+            reason = record.ignored.get(f"{c.endpoint}:{c.id}:{stamp(c)}")
+            if reason is not None:
+                ignored[(c.endpoint, c.id)] = reason
+        return ForeignEdits(commands=ignored, bots=held)
+
+    def _read_edits(self, edited: Sequence[RawComment]) -> None:
+        """One read (100 comments a query) of the histories not read yet. A failure fails the
+        run (GatewayError): an unread history can neither trust nor distrust what we read."""
+        wanted = [c for c in edited if c.node_id and (c.node_id, stamp(c)) not in self._edits]
+        if not wanted:
+            return
+        read = self.gateway.list_comment_edits([c.node_id for c in wanted])
+        got = {h.node_id: h for h in read}
+        for c in wanted:
+            self._edits[(c.node_id, stamp(c))] = got.get(c.node_id)
+
+    def discard(self, why: str) -> None:
+        """The record cannot be trusted: judge this PR again from its comments, and say why."""
+        self.log.warning(f"review history: {why}; its record is discarded")
+        self.record = None
+        self.notice = f"{why}: its record was discarded and the PR judged again from its comments"
+        self._contexts.clear()
 
     def fingerprint(self, comments: Sequence[RawComment], alerts: str = "") -> str:
         """`alerts`: the digest of the run's code-scanning read, when it made one."""
@@ -121,6 +223,8 @@ class Cycles:
         """The expected bots the record resolved for this head, if it is the recorded one."""
         rec = self.record
         if rec is None or rec.last_head != head_sha or rec.expected is None:
+            return None
+        if not vouched(self.sticky, self.check_runs(head_sha)):
             return None
         return list(rec.expected)
 
@@ -134,7 +238,7 @@ class Cycles:
         head = reading.pull.head_sha
         if rec is None or sticky is None or rec.last_head != head:
             return False
-        if rec.fingerprint != self.fingerprint(reading.comments, alerts()):
+        if rec.fingerprint != seal(rec, self.fingerprint(reading.comments, alerts())):
             return False
         if STALE_PREFIX in sticky.body:
             self.log.info("the last verdict is marked stale: judging again")
@@ -142,6 +246,9 @@ class Cycles:
         newest = max(self.check_runs(head), key=lambda r: r.id, default=None)
         if newest is None or newest.status != "completed":
             self.log.info("the last run left no completed check run on this head: judging again")
+            return False
+        if edited_after(sticky, newest):
+            self.log.info("our sticky comment changed after our last run: judging again")
             return False
         return True
 
@@ -240,9 +347,21 @@ class Cycles:
             lookups=CycleLookups(
                 touched=touched_files, threads=self._read_threads, permission=self._permission
             ),
+            revision_time=self._revision_time(),
         )
         self._contexts[head_sha] = ctx
         return ctx
+
+    def _revision_time(self) -> datetime | None:
+        """When the record's revision was published: our sticky's `updated_at`, unless a failed
+        run marked it stale since (that edit moved the time; the revision is unchanged): then
+        unknown, and a new command binds to the record's own revision."""
+        from reviewcoord.render import STALE_PREFIX
+
+        sticky = self.sticky
+        if self.record is None or sticky is None or STALE_PREFIX in sticky.body:
+            return None
+        return sticky.updated_at
 
     def history_block(self, history: History) -> str:
         bounded, dropped = bound(history)
@@ -250,4 +369,5 @@ class Cycles:
             note = f"review history: {dropped} oldest entries dropped to stay within its bound"
             self.log.info(note)
             self.notes.append(note)
-        return encode(bounded)
+        sealed = seal(bounded, bounded.fingerprint)
+        return encode(bounded.model_copy(update={"fingerprint": sealed}))

@@ -71,6 +71,25 @@ def _positive_int(value: Any) -> int | None:
     return None
 
 
+_CANONICAL = re.compile(r"[1-9][0-9]{0,9}")
+
+
+def pr_number_input(pr_input: str) -> int:
+    """The `pr` input as the PR number, written exactly as the number. The workflow's
+    concurrency group uses `inputs.pr` as typed, so `#12` or ` 12` would run beside the PR's own
+    runs instead of cancelling them: refused, with the form to use."""
+    number = _positive_int(pr_input)
+    if number is None:
+        raise EventError(f"input 'pr' must be a positive PR number, got {pr_input.strip()[:40]!r}")
+    if not (pr_input.isascii() and _CANONICAL.fullmatch(pr_input)):
+        raise EventError(
+            f"input 'pr' must be the bare PR number ({number}), got {pr_input[:40]!r}: the "
+            "workflow's concurrency group uses it as written, so any other form would let this "
+            "run race the PR's own runs"
+        )
+    return number
+
+
 def load_payload(path: str | None) -> dict[str, Any]:
     if not path:
         return {}
@@ -132,12 +151,7 @@ def resolve(event_name: str, payload: dict[str, Any], pr_input: str) -> Target:
             )
         return Target(group.pr, merge_group=group)
     if pr_input.strip():
-        number = _positive_int(pr_input)
-        if number is None:
-            raise EventError(
-                f"input 'pr' must be a positive PR number, got {pr_input.strip()[:40]!r}"
-            )
-        return Target(number)
+        return Target(pr_number_input(pr_input))
     if event_name in PULL_EVENTS:
         pull = payload.get("pull_request")
         number = _positive_int(pull.get("number")) if isinstance(pull, dict) else None

@@ -16,12 +16,16 @@ same head need not read them again, and the verdict's pending and unreviewed bot
 Trust. A record is read only from OUR sticky (author = our identity, marker first; see
 `publish.sticky.ours`), and only if it decodes, validates, names this repository and PR, and
 is at most MAX_DECODED bytes once inflated. Anything else is ignored with a notice: never trusted,
-never partially used.
+never partially used. Anyone with write access can edit our sticky, so the record caches and
+explains but never grants: acceptances come from the command comments on every run
+(judgement/bind.py), a sticky edited last by anyone but us is discarded (cycles.Cycles.check_edits),
+and the noop's fingerprint seals the record's own digest (cycles.seal).
 
 Bounds. The encoded record is at most HISTORY_LIMIT characters whatever the PR's length
-(`bound`): oldest `likely_fixed` entries go first, then the oldest bindings and command notes,
-then the oldest open `low` and `medium` entries, then accepted exceptions, then anything else,
-oldest first. At most MAX_HEADS head SHAs are kept.
+(`bound`): oldest `likely_fixed` entries go first, then the oldest bindings, command notes and
+sticky revisions, then the oldest open `low` and `medium` entries, then accepted exceptions,
+then anything else, oldest first. At most MAX_HEADS head SHAs are kept. What a bound drops can
+only void a command (`consumed`), never re-bind it.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ MAX_DECODED = 1_000_000
 MAX_HEADS = 20
 MAX_REFS = 400
 MAX_COMMANDS = 100
+MAX_REVISIONS = 20
 TITLE_CHARS = 120
 REASON_CHARS = 300
 
@@ -87,6 +92,9 @@ class Entry(_Model):
     fid: str | None = None  # F id in the last sticky
     thread: Literal["resolved", "outdated"] | None = Field(None, alias="th")
     acceptance: Acceptance | None = Field(None, alias="acc")
+    # The bot's own level when the finding was first read (None in older records): a bot
+    # comment someone else edits later never gates below it.
+    first_level: Level | None = Field(None, alias="l0")
 
 
 class CommandOutcome(_Model):
@@ -95,6 +103,14 @@ class CommandOutcome(_Model):
     comment_id: int = Field(alias="cid")
     ok: bool
     note: str = ""
+
+
+class Revision(_Model):
+    """An earlier revision of our sticky: when GitHub says it was written (`t`), and the F ids it
+    showed (`m`: F id → entry ids). A command binds to the revision current when it was created."""
+
+    t: str
+    m: dict[str, list[str]] = Field(default_factory=dict)
 
 
 class History(_Model):
@@ -114,6 +130,19 @@ class History(_Model):
     findings: list[Entry] = Field(default_factory=list)
     refs: dict[str, list[str]] = Field(default_factory=dict)  # comment id → base sids
     commands: list[CommandOutcome] = Field(default_factory=list, alias="cmds")
+    # Optional: per endpoint, the highest command comment id ever seen. Comment ids only grow,
+    # so this is the whole set of consumed commands in two numbers, and survives every bound: a
+    # command at or below it whose binding was dropped is void, never re-bound.
+    consumed: dict[str, int] = Field(default_factory=dict, alias="cw")
+    # Optional: the sticky's earlier revisions, oldest first (at most MAX_REVISIONS); this
+    # record's own revision is its entries' F ids, written at our sticky's `updated_at`.
+    revisions: list[Revision] = Field(default_factory=list, alias="rv")
+    # Optional: bot comments ("endpoint:id") edited by someone else, and why: a noop (which
+    # reads no edit history) keeps holding their findings. It can only hold, never release.
+    held: dict[str, str] = Field(default_factory=dict, alias="hb")
+    # Optional: command comments ("endpoint:id:updated_at") ignored as edited by someone else,
+    # and why, so that a noop (which reads no edit history) ignores them too.
+    ignored: dict[str, str] = Field(default_factory=dict, alias="ic")
     # Optional (records written before they existed still decode): facts about the last head
     # that a later run on the same head need not read again: the head commit's time
     # (immutable for a SHA), and the expected bots resolved for it (`expected-bots: auto`).
@@ -211,6 +240,7 @@ def bound(history: History, limit: int = HISTORY_LIMIT) -> tuple[History, int]:
     state = {
         "heads": history.heads[-MAX_HEADS:],
         "commands": history.commands[-MAX_COMMANDS:],
+        "revisions": history.revisions[-MAX_REVISIONS:],
         "refs": dict(refs[-MAX_REFS:]),
     }
     keep = set(range(len(history.findings)))
@@ -238,11 +268,12 @@ def bound(history: History, limit: int = HISTORY_LIMIT) -> tuple[History, int]:
     if drop([i for cls, _seen, i in order if cls == 0]):
         return build(), dropped
     # 2. the oldest half of bindings and command notes, repeatedly.
-    while state["refs"] or state["commands"]:
-        r, c = state["refs"], state["commands"]
-        assert isinstance(r, dict) and isinstance(c, list)
+    while state["refs"] or state["commands"] or state["revisions"]:
+        r, c, v = state["refs"], state["commands"], state["revisions"]
+        assert isinstance(r, dict) and isinstance(c, list) and isinstance(v, list)
         state["refs"] = dict(list(r.items())[len(r) // 2 :]) if len(r) > 1 else {}
         state["commands"] = c[len(c) // 2 :] if len(c) > 1 else []
+        state["revisions"] = v[len(v) // 2 :] if len(v) > 1 else []
         if len(encode(build())) <= limit:
             return build(), dropped
     # 3. everything else, least important and oldest first.

@@ -101,7 +101,8 @@ def is_on_head(
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:
     """One finding per bot-native id (Bugbot re-posts a BUGBOT_BUG_ID in a new thread: the
-    newest comment wins); other stable-id collisions get a suffix so ids stay unique."""
+    newest comment wins); other stable-id collisions get a `~n` suffix so ids stay unique
+    (which record entry each one is, is decided later: reviewcoord/judgement/identity.py)."""
     by_native: dict[tuple[str, str], Finding] = {}
     rest: list[Finding] = []
     for f in findings:
@@ -121,7 +122,7 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
     for f in unique:
         n = counts.get(f.stable_id, 0) + 1
         counts[f.stable_id] = n
-        out.append(f if n == 1 else f.model_copy(update={"stable_id": f"{f.stable_id}-{n}"}))
+        out.append(f if n == 1 else f.model_copy(update={"stable_id": f"{f.stable_id}~{n}"}))
     return out
 
 

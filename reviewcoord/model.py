@@ -64,6 +64,7 @@ class RawComment(Frozen):
     created_at: datetime | None = None
     updated_at: datetime | None = None  # issue/review comments; reviews have submitted_at only
     html_url: str = ""
+    node_id: str = ""  # GraphQL's id: the edit history of an edited comment is read by it
 
 
 class Finding(Frozen):

@@ -57,6 +57,11 @@ def _time(d: Any, key: str) -> datetime | None:
         raise ValueError(f"field '{key}' is not an ISO 8601 time: {value[:40]!r}") from exc
 
 
+def time_of(d: Any, key: str) -> datetime | None:
+    """An ISO 8601 time field of a REST object (None when absent), or ValueError."""
+    return _time(d, key)
+
+
 def raw_comment(endpoint: Endpoint, d: Any) -> RawComment:
     """One item of `pulls/N/reviews`, `pulls/N/comments` or `issues/N/comments`."""
     if not isinstance(d, dict):
@@ -80,6 +85,7 @@ def raw_comment(endpoint: Endpoint, d: Any) -> RawComment:
         created_at=created,
         updated_at=_time(d, "updated_at") or created,
         html_url=_str(d, "html_url", default="") or "",
+        node_id=_str(d, "node_id", default="") or "",
     )
 
 

@@ -47,6 +47,7 @@ class RunRequest:
     input_source: str  # "workflow inputs" / "command line": named in config errors
     config_path: str
     identity_hint: str | None = ACTIONS_BOT  # who we are when GET /user is forbidden
+    rejudge: bool = False  # never a noop (`workflow_dispatch`: someone asked to judge again)
 
 
 @dataclass
@@ -105,7 +106,9 @@ class _Evaluation:
         ]
         if pull.head_sha not in self.times:
             # The head commit's time is immutable: our record keeps it for the head it reviewed.
-            known = recorded_time(self.req.repo, pr, self.own_login, pull.head_sha, comments)
+            known = recorded_time(
+                self.req.repo, pr, self.own_login, pull.head_sha, comments, self.check_runs.on
+            )
             self.times[pull.head_sha] = known or gateway.get_commit_time(pull.head_sha)
         self.issue_comments = [c for c in comments if c.endpoint == "issue_comment"]
         ingested = ingest(
@@ -191,9 +194,14 @@ class _Evaluation:
 
     # --- judging ---------------------------------------------------------------------------
 
-    def judge(self, reading: Reading, mode: SettleMode = "none") -> Judgement:
-        """The one judgement of a reading: its verdict and the record to store with it."""
+    def judge(
+        self, reading: Reading, mode: SettleMode = "none", *, noop: bool = False
+    ) -> Judgement:
+        """The one judgement of a reading: its verdict and the record to store with it. Edited
+        command comments (and, unless `noop`, our edited sticky) are checked first: a noop has
+        already proved by GitHub's clock that nobody touched our sticky since our last run."""
         assert self.cycles is not None
+        foreign = self.cycles.check_edits(reading.comments, noop=noop)
         head = reading.pull.head_sha
         head_time = self.times.get(head)
         subject = Subject(
@@ -213,7 +221,7 @@ class _Evaluation:
         )
         read = self.alert_reads.get(head)
         context = self.cycles.context(head, reading.comments, read.digest() if read else "")
-        judgement = judge(subject, context, settings)
+        judgement = judge(subject, context, settings, foreign)
         # The head's commit time and the resolved expected bots let a later noop skip those reads;
         # the pending and unreviewed bots let `reviewcoord status` list them without re-judging.
         record = judgement.record.model_copy(
@@ -287,7 +295,7 @@ class _Evaluation:
         shown, never gating: not read for a noop."""
         assert self.cycles is not None
         self.cycles.skip_threads()
-        verdict = self.judge(self.with_alerts(first)).verdict
+        verdict = self.judge(self.with_alerts(first), noop=True).verdict
         sha = first.pull.head_sha
         self.log.notice(
             f"nothing new since {sha[:7]}: the head is the last reviewed one and no comment "
@@ -355,7 +363,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             try:
                 first = run.begin(pull)
                 assert run.cycles is not None
-                if run.cycles.is_noop(first, run.alerts_digest(first)):
+                if not req.rejudge and run.cycles.is_noop(first, run.alerts_digest(first)):
                     return run.noop(first)
                 # Not a noop: the alerts are read again after settle, for the head then judged.
                 run.alert_reads.clear()

@@ -27,12 +27,14 @@ from reviewcoord.ingest import MARKER, ingest
 from reviewcoord.judgement import (
     CycleContext,
     CycleLookups,
+    ForeignEdits,
     JudgeSettings,
     Subject,
     base_sid,
     cycle_for,
 )
 from reviewcoord.judgement import judge as judge_reading
+from reviewcoord.judgement.identity import family
 from reviewcoord.model import (
     AcceptedFinding,
     AuthorReply,
@@ -40,6 +42,7 @@ from reviewcoord.model import (
     CycleChange,
     RawComment,
     SeverityAdjustment,
+    stable_finding_id,
 )
 from reviewcoord.normalize import merged_table
 from reviewcoord.replies import classify, harvest_replies, parse_commands
@@ -361,9 +364,14 @@ def test_config_severity_overrides_are_visible_adjustments() -> None:
     assert "Severity adjustments" in render.sticky_comment(v)
 
 
-def test_base_sid() -> None:
-    assert base_sid("codex-0123456789ab-2") == "codex-0123456789ab"
-    assert base_sid("codex-0123456789ab") == "codex-0123456789ab"
+def test_base_sid_round_trips_every_bot_key() -> None:
+    # Attack on the old `-2` stripping: hyphenated keys collapsed to `code-scanning` / `pr-agent`.
+    for key in ("codex", "code-scanning", "pr-agent", "a-b-c"):
+        sid = stable_finding_id(key, "a.py", "Title", None)
+        assert base_sid(f"{sid}~2") == sid and base_sid(sid) == sid
+        assert family(f"{sid}.3~2") == sid
+    digits = "code-scanning-012345678901"  # a hash that happens to be all digits
+    assert base_sid(digits) == digits and family(digits) == digits
 
 
 # --- rendering (golden) --------------------------------------------------------------------------
@@ -492,3 +500,167 @@ def test_a_record_written_by_the_previous_release_still_decodes() -> None:
     assert (fixed.status, fixed.exempted) == ("likely_fixed", True)
     assert awaiting.status == "awaiting" and record.refs["9"] == ["cursor-abcdefabcdef"]
     assert encode(record) == line.strip()
+
+
+# --- one finding, one entry (issue 15 #5) --------------------------------------------------------
+
+
+def twin(cid: int, line: int, commit: str, review: int = 700) -> RawComment:
+    """Codex's inline finding "Unchecked input" in a.py at `line`, from review `review`."""
+    c = codex_inline(cid, "a.py", commit, "Unchecked input")
+    return c.model_copy(update={"line": line, "pull_request_review_id": review})
+
+
+def test_two_findings_with_one_title_in_one_file_are_two_entries() -> None:
+    first = [twin(1, 10, HEAD1), twin(2, 300, HEAD1), codex_review(HEAD1)]
+    v, h1 = judge(first, ctx(None), HEAD1)
+    assert [f.line for f in v.critical] == [10, 300]  # type: ignore[attr-defined]
+    sids = [e.stable_id for e in h1.findings]
+    assert len(set(sids)) == 2 and len({family(s) for s in sids}) == 1
+    # Attack: accepting F1 (line 10) must not accept the finding at line 300.
+    cmd = human(9, "/review-coordinator accept F1 wontfix: known", login="mona")
+    perms = {"mona": "maintain"}
+    v, h2 = judge([*first, cmd], ctx(h1, cycle=1, perms=perms), HEAD1)
+    assert v.gate == "block" and [a.line for a in v.accepted] == [10]  # type: ignore[attr-defined]
+    assert [f.line for f in v.critical] == [300]  # type: ignore[attr-defined]
+    assert sorted(e.status for e in h2.findings) == ["accepted", "open"]
+    # Codex re-reviews HEAD2: both re-posted with shifted lines; still one accepted, one open.
+    again = [*first, cmd, twin(3, 14, HEAD2, 701), twin(4, 305, HEAD2, 701)]
+    again.append(codex_review(HEAD2, 501))
+    v, h3 = judge(again, ctx(h2, perms=perms), HEAD2)
+    assert [a.line for a in v.accepted] == [14] and [f.line for f in v.critical] == [305]  # type: ignore[attr-defined]
+    assert {e.stable_id for e in h3.findings} == set(sids)
+    # The accepted one is fixed (gone on HEAD3): the other never inherits its acceptance.
+    HEAD3 = "c" * 40
+    later = [*again, twin(5, 290, HEAD3, 702), codex_review(HEAD3, 502)]
+    v, _ = judge(later, ctx(h3, perms=perms, touched=frozenset({"a.py"})), HEAD3)
+    assert v.gate == "block" and [f.line for f in v.critical] == [290]  # type: ignore[attr-defined]
+
+
+def test_one_finding_reposted_each_cycle_stays_one_entry() -> None:
+    """Control: the same finding reported again on a new head is the same entry (no twin)."""
+    first = [twin(1, 10, HEAD1), codex_review(HEAD1)]
+    cmd = human(9, "/review-coordinator accept F1 wontfix: known", login="mona")
+    _v, h1 = judge(first, ctx(None), HEAD1)
+    v, h2 = judge([*first, cmd], ctx(h1, cycle=1, perms={"mona": "maintain"}), HEAD1)
+    assert v.gate == "go"  # type: ignore[attr-defined]
+    again = [*first, cmd, twin(3, 40, HEAD2, 701), codex_review(HEAD2, 501)]
+    v, h3 = judge(again, ctx(h2, perms={"mona": "maintain"}), HEAD2)
+    assert v.gate == "go" and len(v.accepted) == 1  # type: ignore[attr-defined]
+    assert [e.stable_id for e in h3.findings] == [e.stable_id for e in h1.findings]
+
+
+# --- nothing editable authorises; commands bind to what their author saw (issue 15 #6, #7) ------
+
+
+def test_a_record_marked_accepted_grants_nothing_without_its_command() -> None:
+    first = [codex_inline(1, "a.py", HEAD1, "Null deref"), codex_review(HEAD1)]
+    _v, h1 = judge(first, ctx(None), HEAD1)
+    # Attack: the record re-encoded with the finding `accepted` (no command comment exists).
+    acc = Acceptance(kind="wontfix", reason="forged", by="mona", cycle=1)
+    forged = h1.model_copy(
+        update={
+            "findings": [
+                e.model_copy(update={"status": "accepted", "acceptance": acc}) for e in h1.findings
+            ]
+        }
+    )
+    v, _ = judge(first, ctx(forged, cycle=1), HEAD1)
+    assert v.gate == "block" and v.accepted == []  # type: ignore[attr-defined]
+    # Control: the same acceptance, by its command comment, holds.
+    cmd = human(9, "/review-coordinator accept F1 wontfix: known", login="mona")
+    v, h2 = judge([*first, cmd], ctx(h1, cycle=1, perms={"mona": "write"}), HEAD1)
+    assert v.gate == "go"  # type: ignore[attr-defined]
+    # The command comment deleted: the acceptance goes with it.
+    v, _ = judge(first, ctx(h2, cycle=1, perms={"mona": "write"}), HEAD1)
+    assert v.gate == "block"  # type: ignore[attr-defined]
+
+
+def test_an_edited_command_counts_only_as_its_author_wrote_it() -> None:
+    first = [codex_inline(1, "a.py", HEAD1, "Null deref"), codex_review(HEAD1)]
+    _v, h1 = judge(first, ctx(None), HEAD1)
+    cmd = human(9, "/review-coordinator accept F1 wontfix: known", login="mona")
+    ingested = ingest([*first, cmd], head_sha=HEAD1, own_login="github-actions[bot]")
+    subject = Subject("octo/app", 2, HEAD1, [*first, cmd], ingested, ["codex"])
+    c = ctx(h1, cycle=1, perms={"mona": "maintain"})
+    # Attack: mona's old comment edited by the PR author into a command.
+    why = "it was edited by @octocat, not only by its author"
+    v = judge_reading(subject, c, edits=ForeignEdits(commands={("issue_comment", 9): why})).verdict
+    assert v.gate == "block" and any("edited by @octocat" in n for n in v.command_notes)
+    # Control: the same command, unedited (or edited by mona only), accepts.
+    assert judge_reading(subject, c).verdict.gate == "go"
+
+
+def test_a_command_whose_binding_was_dropped_is_void_not_rebound() -> None:
+    first = [codex_inline(1, "a.py", HEAD1, "Null deref"), codex_review(HEAD1)]
+    _v, h1 = judge(first, ctx(None), HEAD1)
+    cmd = human(9, "/review-coordinator accept F1 wontfix: known", login="mona")
+    perms = {"mona": "maintain"}
+    v, h2 = judge([*first, cmd], ctx(h1, cycle=1, perms=perms), HEAD1)
+    assert v.gate == "go" and h2.consumed == {"issue_comment": 9}  # type: ignore[attr-defined]
+    # Attack: the bound dropped the command's binding and outcome; F1 is another finding now.
+    cut = h2.model_copy(update={"refs": {}, "commands": []})
+    other = [codex_inline(2, "b.py", HEAD2, "Other crash"), codex_review(HEAD2, 501), cmd]
+    v, _ = judge(other, ctx(cut, perms=perms, touched=frozenset({"a.py"})), HEAD2)
+    assert v.gate == "block" and v.accepted == []  # type: ignore[attr-defined]
+    assert any("is void" in n for n in v.command_notes)  # type: ignore[attr-defined]
+    # Control: with its binding kept, the command still accepts its own finding only.
+    v, _ = judge([*first, *other], ctx(h2, perms=perms), HEAD2)
+    assert [a.title for a in v.accepted] == ["Null deref"]  # type: ignore[attr-defined]
+
+
+def test_a_command_binds_to_the_sticky_revision_its_author_saw() -> None:
+    t1, t2, t3 = (datetime(2026, 1, 5, 9, m, tzinfo=UTC) for m in (1, 2, 3))
+    a = codex_inline(1, "a.py", HEAD1, "Alpha problem", badge="P2")
+    b = codex_inline(2, "b.py", HEAD1, "Beta problem", badge="P2")
+    first = [a, b, codex_review(HEAD1)]
+    v1, h1 = judge(first, ctx(None), HEAD1)
+    f2_then = next(f.title for f in v1.advisory if f.id == "F2")  # type: ignore[attr-defined]
+    # A push adds a critical finding: the F ids shift. mona typed her command (at t2) while
+    # the sticky still showed the first revision (written at t1); the new one is from t3.
+    c = codex_inline(3, "c.py", HEAD2, "Gamma crash", badge="P1")
+    second = [*first, c, codex_review(HEAD2, 501)]
+    v2, h2 = judge(second, ctx(h1, revision_time=t1), HEAD2)
+    f2_now = next(f.title for f in [*v2.critical, *v2.advisory] if f.id == "F2")  # type: ignore[attr-defined]
+    assert f2_now != f2_then and [r.t for r in h2.revisions] == [t1.isoformat()]
+    perms = {"mona": "maintain"}
+    typed = human(9, "/review-coordinator accept F2 wontfix: known", login="mona", created_at=t2)
+    v3, h3 = judge([*second, typed], ctx(h2, revision_time=t3, perms=perms), HEAD2)
+    assert [x.title for x in v3.accepted] == [f2_then]  # type: ignore[attr-defined]
+    # Control: the same command typed after the new revision binds to today's F2.
+    later = typed.model_copy(update={"created_at": t3 + (t3 - t2), "id": 10})
+    v4, _ = judge([*second, later], ctx(h2, revision_time=t3, perms=perms), HEAD2)
+    assert [x.title for x in v4.accepted] == [f2_now]  # type: ignore[attr-defined]
+    # Attack on the bound: that revision dropped from the record → void, never today's F2.
+    cut = h2.model_copy(update={"revisions": []})
+    v5, _ = judge([*second, typed], ctx(cut, revision_time=t3, perms=perms), HEAD2)
+    assert v5.accepted == []  # type: ignore[attr-defined]
+    assert any("revision it answered is no longer" in n for n in v5.command_notes)  # type: ignore[attr-defined]
+    assert [r.t for r in h3.revisions] == [t1.isoformat(), t3.isoformat()]
+
+
+def test_a_bot_comment_edited_by_someone_else_gates_at_its_first_read_level() -> None:
+    first = [codex_inline(1, "a.py", HEAD1, "Null deref"), codex_review(HEAD1)]
+    _v, h1 = judge(first, ctx(None), HEAD1)
+    assert h1.findings[0].first_level == "critical"
+    # Attack: the PR author edits Codex's comment from P1 to P3 (REST still says Codex).
+    edited = first[0].model_copy(update={"body": first[0].body.replace("P1", "P3")})
+    comments = [edited, first[1]]
+    ingested = ingest(comments, head_sha=HEAD1, own_login="github-actions[bot]")
+    subject = Subject("octo/app", 2, HEAD1, comments, ingested, ["codex"])
+    why = "it was edited by @octocat, not only by its author"
+    held = ForeignEdits(bots={("review_comment", 1): why})
+    v = judge_reading(subject, ctx(h1, cycle=1), edits=held).verdict
+    assert v.gate == "block" and [f.severity for f in v.critical] == ["critical"]
+    assert any("shown as edited" in n.note for n in v.parse_notes)
+    # Control: the bot's own edit to P3 is the bot's word.
+    v = judge_reading(subject, ctx(h1, cycle=1)).verdict
+    assert v.gate == "go" and v.critical == []
+    # Attack: the finding edited away entirely is not "fixed": it carries forward.
+    gone = first[0].model_copy(update={"body": "Nothing here."})
+    comments = [gone, first[1], codex_review(HEAD2, 501)]
+    ingested = ingest(comments, head_sha=HEAD2, own_login="github-actions[bot]")
+    subject = Subject("octo/app", 2, HEAD2, comments, ingested, ["codex"])
+    c2 = ctx(h1, touched=frozenset({"a.py"}))
+    assert judge_reading(subject, c2, edits=held).verdict.gate == "block"
+    assert judge_reading(subject, c2).verdict.gate == "go"  # control: the bot's own edit

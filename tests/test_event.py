@@ -47,7 +47,10 @@ def test_workflow_dispatch_needs_pr_input() -> None:
     with pytest.raises(EventError, match="needs the 'pr' input"):
         resolve("workflow_dispatch", payload("workflow_dispatch.json"), "")
     assert resolve("workflow_dispatch", payload("workflow_dispatch.json"), "17").pr == 17
-    assert resolve("workflow_dispatch", payload("workflow_dispatch.json"), "#18").pr == 18
+    # `#18` / ` 18` would make the concurrency group `review-coordinator-#18`: refused.
+    for shape in ("#18", " 18", "18 ", "018", "１８"):
+        with pytest.raises(EventError, match=r"bare PR number|positive PR number"):
+            resolve("workflow_dispatch", payload("workflow_dispatch.json"), shape)
     with pytest.raises(EventError, match="positive PR number"):
         resolve("workflow_dispatch", payload("workflow_dispatch.json"), "seventeen")
     with pytest.raises(EventError, match="positive PR number"):

@@ -413,3 +413,38 @@ def test_a_refused_read_names_a_missing_permission_not_a_fork(
         gw.list_review_comments(7)
     assert "the token lacks a permission this read needs" in str(info.value)
     assert "fork" not in str(info.value) and info.value.status == 403
+
+
+def test_comment_edit_history_is_read_100_comments_a_query(
+    gh: FakeGitHub, gw: PyGithubGateway
+) -> None:
+    made = [
+        gh.add_issue_comment(7, login="mona", user_type="User", body=f"c{i}") for i in range(150)
+    ]
+    for c in made[:149]:
+        gh.edit_issue_comment(c["id"], "edited", editor="octocat")
+    before = len(gh.request_log())
+    edits = gw.list_comment_edits([c["node_id"] for c in made])
+    posts = [r for r in gh.request_log()[before:] if r.path.endswith("/graphql")]
+    assert len(posts) == 2 and len(edits) == 150
+    first = edits[0]
+    assert first.editor is not None and (first.editor.login, first.editor.type) == (
+        "octocat",
+        "User",
+    )
+    # GitHub's shape: newest edit first, the original text (by its author) last.
+    assert [a.login for a in first.editors if a] == ["octocat", "mona"] and first.complete
+    assert edits[-1].editor is None and edits[-1].editors == ()  # never edited
+    # A bot's GraphQL login has no `[bot]`; its type says it is a Bot.
+    ours = gh.add_issue_comment(7, login="github-actions[bot]", body="x")
+    gh.edit_issue_comment(ours["id"], "y")
+    (mine,) = gw.list_comment_edits([ours["node_id"]])
+    assert mine.editor is not None and (mine.editor.login, mine.editor.type) == (
+        "github-actions",
+        "Bot",
+    )
+
+
+def test_comment_edit_history_errors_fail_the_read(gh: FakeGitHub, gw: PyGithubGateway) -> None:
+    with pytest.raises(GatewayError, match="comment edit history"):
+        gw.list_comment_edits(["IC_no_such_node"])

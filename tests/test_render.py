@@ -591,6 +591,18 @@ def test_code_spans_survive_any_content() -> None:
     assert safe.clip("x" * 300, 200) == "x" * 199 + "…"
 
 
+def test_a_pipe_in_a_code_span_never_ends_a_table_cell() -> None:
+    # Attack: a title `use `a|b` here` in a table row would split the cell at the raw `|`.
+    assert safe.code("a|b") == "<code>a\\|b</code>"
+    assert safe.md_text("use `a|b` here") == "use <code>a\\|b</code> here"
+    assert safe.md_text("a|b") == "a\\|b"
+    row = f"| {safe.md_text('use `x || y` or `z|w`')} | {safe.code('p|q.py')} |"
+    assert len(re.findall(r"(?<!\\)\|", row)) == 3  # the row's own delimiters only
+    # Control: a code span without a pipe stays a plain Markdown code span.
+    assert safe.code("a-b") == "`a-b`"
+    assert safe.md_text("use `a-b` here") == "use `a-b` here"
+
+
 # --- property test -----------------------------------------------------------------------------
 
 HOSTILE_BITS = [

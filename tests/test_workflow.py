@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from reviewcoord.config import Settings
+from reviewcoord.errors import EventError
+from reviewcoord.event import resolve
 from tests import ghexpr
 from tests import workflow_support as wf
 from tests.e2e_support import CLAUDE, CODEX, COPILOT, COPILOT_REVIEWER, CURSOR, MARKER, body
@@ -68,6 +70,19 @@ def test_the_job_is_not_named_like_the_required_check() -> None:
 )
 def test_concurrency_group_is_the_pr_number(event: str, payload: dict[str, Any]) -> None:
     assert wf.group(event, payload) == "review-coordinator-2"
+
+
+def test_a_dispatched_pr_number_in_another_shape_is_refused_not_raced() -> None:
+    """Attack/accident: `pr=#2` would run in group `review-coordinator-#2`, beside the PR's own
+    runs (group `review-coordinator-2`); the action refuses any shape but the bare number."""
+    odd = wf.dispatch(2)
+    odd["inputs"]["pr"] = "#2"
+    assert wf.group("workflow_dispatch", odd) != "review-coordinator-2"
+    with pytest.raises(EventError, match="bare PR number"):
+        resolve("workflow_dispatch", odd, odd["inputs"]["pr"])
+    # Control: the bare number is accepted and shares the PR's group.
+    assert resolve("workflow_dispatch", wf.dispatch(2), "2").pr == 2
+    assert wf.group("workflow_dispatch", wf.dispatch(2)) == "review-coordinator-2"
 
 
 def test_a_fork_prs_review_events_never_cancel_a_run_that_can_write() -> None:

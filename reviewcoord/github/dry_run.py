@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -12,6 +13,7 @@ from reviewcoord.github.gateway import (
     CheckOutput,
     CheckRunRef,
     CheckStatus,
+    CommentEdits,
     CommitStatusRef,
     CompareResult,
     Gateway,
@@ -88,6 +90,9 @@ class DryRunGateway:
 
     def list_review_threads(self, number: int) -> list[ReviewThread]:
         return self.inner.list_review_threads(number)
+
+    def list_comment_edits(self, node_ids: Sequence[str]) -> list[CommentEdits]:
+        return self.inner.list_comment_edits(node_ids)
 
     # writes
     def create_issue_comment(self, number: int, body: str) -> IssueComment:

@@ -11,6 +11,7 @@ token, e.g. on fork PRs) and `GatewayError` for anything else that failed after 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
@@ -57,6 +58,7 @@ class CheckRunRef(Frozen):
     html_url: str = ""
     app_slug: str | None = None
     conclusion: str | None = None  # set once completed
+    completed_at: datetime | None = None  # GitHub's time; our sticky is written before it
 
 
 class CommitStatusRef(Frozen):
@@ -94,6 +96,26 @@ class CompareResult(Frozen):
     status: Literal["ahead", "identical", "behind", "diverged", "unreachable"]
     files: tuple[str, ...] = ()
     files_complete: bool = True
+
+
+class Actor(Frozen):
+    """A GraphQL `Actor`: `login` as GraphQL spells it (a Bot's without `[bot]`), `type` its
+    `__typename` (`Bot`, `User`, …)."""
+
+    login: str
+    type: str
+
+
+class CommentEdits(Frozen):
+    """One comment's edit history (GraphQL `editor`, `userContentEdits`, `lastEditedAt`).
+    `editors`: every revision's editor, newest first (None: a deleted account); `complete`:
+    all of them were read."""
+
+    node_id: str
+    editor: Actor | None = None
+    editors: tuple[Actor | None, ...] = ()
+    complete: bool = True
+    last_edited_at: str | None = None
 
 
 class ReviewThread(Frozen):
@@ -172,6 +194,10 @@ class Gateway(Protocol):
 
     def list_review_threads(self, number: int) -> list[ReviewThread]:
         """Every review thread's resolved/outdated state (GraphQL `reviewThreads`)."""
+        ...
+
+    def list_comment_edits(self, node_ids: Sequence[str]) -> list[CommentEdits]:
+        """The edit history of these comments (GraphQL `nodes(ids:)`, 100 a query)."""
         ...
 
     # --- writes --------------------------------------------------------------------------

@@ -13,16 +13,18 @@ The token never appears in an exception message or a log line of ours.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
 from reviewcoord.errors import GatewayError
+from reviewcoord.github.comment_edits import list_comment_edits
 from reviewcoord.github.gateway import (
     CheckConclusion,
     CheckOutput,
     CheckRunRef,
     CheckStatus,
+    CommentEdits,
     CommitStatusRef,
     CompareResult,
     IssueComment,
@@ -149,6 +151,9 @@ class PyGithubGateway:
 
     def list_review_threads(self, number: int) -> list[ReviewThread]:
         return list_review_threads(self._http, self.repo, number)
+
+    def list_comment_edits(self, node_ids: Sequence[str]) -> list[CommentEdits]:
+        return list_comment_edits(self._http, node_ids)
 
     # ------------------------------------------------------------------ writes
     def create_issue_comment(self, number: int, body: str) -> IssueComment:

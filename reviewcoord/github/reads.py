@@ -222,6 +222,7 @@ def check_run_ref(data: Any) -> CheckRunRef:
         html_url=html_url if isinstance(html_url, str) else "",
         app_slug=slug if isinstance(slug, str) else None,
         conclusion=conclusion if isinstance(conclusion, str) else None,
+        completed_at=rest.time_of(data, "completed_at"),
     )
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from reviewcoord.edits import stamp
 from reviewcoord.group import group
 from reviewcoord.history import History
 from reviewcoord.judgement.annotate import accepted_findings, annotate, cycle_changes
@@ -28,14 +29,15 @@ from reviewcoord.judgement.carry import carry
 from reviewcoord.judgement.context import (
     CycleContext,
     CycleLookups,
+    ForeignEdits,
     JudgeSettings,
     Mode,
     Subject,
-    base_sid,
     cycle_for,
     first_cycle,
 )
 from reviewcoord.judgement.converge import converge
+from reviewcoord.judgement.identity import base_sid, hold_levels, identify
 from reviewcoord.judgement.record import next_record
 from reviewcoord.judgement.verdict import assemble
 from reviewcoord.model import ConvergenceInfo, Finding, Verdict
@@ -45,6 +47,7 @@ from reviewcoord.rank import rank
 __all__ = [
     "CycleContext",
     "CycleLookups",
+    "ForeignEdits",
     "JudgeSettings",
     "Judgement",
     "Mode",
@@ -64,23 +67,32 @@ class Judgement:
 
 
 def judge(
-    subject: Subject, cycle: CycleContext | None = None, settings: JudgeSettings | None = None
+    subject: Subject,
+    cycle: CycleContext | None = None,
+    settings: JudgeSettings | None = None,
+    edits: ForeignEdits | None = None,
 ) -> Judgement:
     """This reading's verdict, reconciled with the record in `cycle` (none: the first cycle),
-    and the record to store with it."""
+    and the record to store with it. `edits`: the comments whose text is not only their
+    author's (edited by someone else; reviewcoord/edits.py), and why."""
     ctx = cycle or first_cycle()
     settings = settings or JudgeSettings()
+    edits = edits or ForeignEdits()
     table = merged_table(settings.severity_overrides)
+    findings, held_notes = hold_levels(
+        identify(subject.ingested.findings, subject.comments, ctx.record), edits.bots, ctx.record
+    )
     carried = carry(
-        subject.ingested.findings,
+        findings,
         subject.comments,
         subject.ingested,
         ctx,
         subject.head_sha,
         subject.head_time,
+        held=frozenset(edits.bots),
     )
     groups = rank(group(carried.kept, settings.group_window))
-    bound = bind(carried.kept, subject.comments, ctx)
+    bound = bind(carried.kept, subject.comments, ctx, edits.commands)
     converged = converge(
         groups, bound.acceptances, carried.likely_fixed, table, ctx, subject.head_sha
     )
@@ -106,8 +118,18 @@ def judge(
         convergence=convergence,
         command_notes=bound.command_notes,
     )
+    if held_notes:
+        verdict = verdict.model_copy(update={"parse_notes": [*verdict.parse_notes, *held_notes]})
     record = next_record(verdict, enriched, accepted, carried, bound, converged, ctx)
-    return Judgement(verdict=verdict, record=record)
+    held = {f"{ep}:{cid}": why[:200] for (ep, cid), why in edits.bots.items()}
+    stamps: dict[tuple[str, int], str] = {(c.endpoint, c.id): stamp(c) for c in subject.comments}
+    ignored = {
+        f"{ep}:{cid}:{stamps.get((ep, cid), '')}": why[:200]
+        for (ep, cid), why in edits.commands.items()
+    }
+    return Judgement(
+        verdict=verdict, record=record.model_copy(update={"held": held, "ignored": ignored})
+    )
 
 
 def would_go(
@@ -126,5 +148,6 @@ def would_go(
             return True
         accepted = {e.stable_id for e in record.findings if e.status == "accepted"}
     return not any(
-        f.severity == "critical" and base_sid(f.stable_id) not in accepted for f in findings
+        f.severity == "critical" and base_sid(f.stable_id) not in accepted
+        for f in identify(findings, (), record)
     )

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from reviewcoord.history import REASON_CHARS, Acceptance, CommandOutcome, Entry, History
-from reviewcoord.judgement.context import CycleContext, base_sid
+from reviewcoord.judgement.context import CycleContext
+from reviewcoord.judgement.identity import base_sid
 from reviewcoord.model import AuthorReply, Finding, RawComment
 from reviewcoord.replies import Command, harvest_replies, parse_commands
 
@@ -26,6 +28,8 @@ class Bound:
     acceptances: dict[str, Acceptance] = field(default_factory=dict)
     outcomes: list[CommandOutcome] = field(default_factory=list)
     command_notes: list[str] = field(default_factory=list)
+    # Endpoint → the highest command comment id seen (the record's compact consumed set).
+    consumed: dict[str, int] = field(default_factory=dict)
 
 
 def _thread_roots(kept: Sequence[Finding], rec: Mapping[str, Entry]) -> dict[int, str]:
@@ -67,8 +71,11 @@ def bind_replies(
                 )
 
 
-def _refusal(cmd: Command, targets: Sequence[str], ctx: CycleContext) -> str | None:
-    """Why this command cannot be applied, or None."""
+def _refusal(
+    cmd: Command, targets: Sequence[str], ctx: CycleContext, *, cached: bool = False
+) -> str | None:
+    """Why this command cannot be applied, or None. `cached`: an earlier run found its author
+    allowed (permission is not read again for it; the PR-author rule always is)."""
     if cmd.error is not None:
         return cmd.error
     if not targets:
@@ -78,25 +85,89 @@ def _refusal(cmd: Command, targets: Sequence[str], ctx: CycleContext) -> str | N
     who = cmd.comment.author_login
     if who.casefold() == ctx.pr_author.casefold():
         return "the PR author cannot accept their own finding"
+    if cached:
+        return None
     perm = ctx.lookups.permission(who)
     if perm not in WRITE_PERMISSIONS:
         return f"needs write permission (has {perm})"
     return None
 
 
-def apply_commands(comments: Sequence[RawComment], ctx: CycleContext, out: Bound) -> None:
+def _void(c: RawComment, record: History | None) -> bool:
+    """A command the record saw (an outcome, or an id at or below its endpoint's consumed mark:
+    ids only grow) whose binding is gone: never bound again, to whatever its F id names today."""
+    if record is None:
+        return False
+    seen = any(o.comment_id == c.id for o in record.commands)
+    return seen or c.id <= record.consumed.get(c.endpoint, 0)
+
+
+def revision_seen(c: RawComment, ctx: CycleContext) -> Mapping[str, list[str]] | None:
+    """The F ids (→ entry ids) of the sticky revision that was current when `c` was created:
+    the record's own one if `c` is newer, else the newest earlier revision not after it; None
+    when that revision is gone from the record (or the time is unknown while older ones exist)."""
+    record = ctx.record
+    if record is None:
+        return {}
+    now = ctx.revision_time
+    if now is None or (c.created_at is not None and c.created_at >= now):
+        return record.fid_map()
+    if c.created_at is None:
+        return None
+    for rev in reversed(record.revisions):
+        try:
+            t = datetime.fromisoformat(rev.t)
+        except ValueError:
+            continue
+        if t <= c.created_at:
+            return rev.m
+    return None
+
+
+def apply_commands(
+    comments: Sequence[RawComment],
+    ctx: CycleContext,
+    out: Bound,
+    foreign: Mapping[tuple[str, int], str],
+) -> None:
+    """Acceptances, derived again on every run from the command comments themselves (the record
+    only remembers what each command was bound to, and that it was seen). `foreign`: (endpoint,
+    comment id) → why its text is not its author's (edited by someone else): ignored."""
     record = ctx.record
     fid_map = record.fid_map() if record else {}
     done = {c.comment_id: c for c in record.commands} if record else {}
     for cmd in parse_commands(comments, ctx.own_login):
         cid = cmd.comment.id
         who = cmd.comment.author_login
-        if cid in done:
-            if not done[cid].ok and done[cid].note:
-                out.command_notes.append(done[cid].note)
+        mark = out.consumed.get(cmd.comment.endpoint, 0)
+        out.consumed[cmd.comment.endpoint] = max(mark, cid)
+        why = foreign.get((cmd.comment.endpoint, cid))
+        if why is not None:
+            out.command_notes.append(f"@{who}'s command is ignored: {why}")
             continue
-        targets = out.refs.get(str(cid)) or (fid_map.get(cmd.fid, []) if cmd.fid else [])
-        problem = _refusal(cmd, targets, ctx)
+        if cid in done and not done[cid].ok:
+            if done[cid].note:
+                out.command_notes.append(done[cid].note)
+            out.outcomes.append(done[cid])
+            continue
+        bound_to = out.refs.get(str(cid))
+        if bound_to is None and _void(cmd.comment, record):
+            note = (
+                f"@{who}'s command ({cmd.fid or 'unparsed'}) is void: the findings it was bound "
+                "to are no longer in the record, and it is never bound to today's F ids"
+            )
+            out.command_notes.append(note)
+            continue
+        seen = fid_map if bound_to is not None else revision_seen(cmd.comment, ctx)
+        if seen is None:
+            note = (
+                f"@{who}'s command ({cmd.fid or 'unparsed'}) is void: the sticky revision it "
+                "answered is no longer in the record, and it is never bound to today's F ids"
+            )
+            out.command_notes.append(note)
+            continue
+        targets = bound_to or (seen.get(cmd.fid, []) if cmd.fid else [])
+        problem = _refusal(cmd, targets, ctx, cached=cid in done)
         if problem is not None:
             note = f"@{who} cannot accept {cmd.fid or 'a finding'}: {problem}"
             out.command_notes.append(note)
@@ -114,21 +185,29 @@ def apply_commands(comments: Sequence[RawComment], ctx: CycleContext, out: Bound
                     reason=cmd.reason[:REASON_CHARS],
                     by=who,
                     url=cmd.comment.html_url,
-                    cycle=ctx.cycle,
+                    cycle=done_cycle(record, sid, ctx.cycle),
                 ),
             )
 
 
-def bind(kept: Sequence[Finding], comments: Sequence[RawComment], ctx: CycleContext) -> Bound:
+def done_cycle(record: History | None, sid: str, cycle: int) -> int:
+    """The cycle an acceptance was first granted in (explanation only)."""
+    e = record.entry(sid) if record else None
+    return e.acceptance.cycle if e is not None and e.acceptance is not None else cycle
+
+
+def bind(
+    kept: Sequence[Finding],
+    comments: Sequence[RawComment],
+    ctx: CycleContext,
+    foreign: Mapping[tuple[str, int], str] | None = None,
+) -> Bound:
     record: History | None = ctx.record
-    out = Bound(refs=dict(record.refs) if record else {})
+    out = Bound(
+        refs=dict(record.refs) if record else {},
+        consumed=dict(record.consumed) if record else {},
+    )
     bind_replies(kept, comments, ctx, out)
-    if record is not None:
-        out.acceptances = {
-            e.stable_id: e.acceptance
-            for e in record.findings
-            if e.status == "accepted" and e.acceptance is not None
-        }
-        out.outcomes = list(record.commands)
-    apply_commands(comments, ctx, out)
+    # Never from the record: an acceptance stands only while its command comment does.
+    apply_commands(comments, ctx, out, foreign or {})
     return out

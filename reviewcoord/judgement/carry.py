@@ -15,7 +15,8 @@ from datetime import datetime
 from reviewcoord.bots import display_name, is_source
 from reviewcoord.history import Entry, History
 from reviewcoord.ingest import Ingested, is_on_head
-from reviewcoord.judgement.context import CycleContext, base_sid
+from reviewcoord.judgement.context import CycleContext
+from reviewcoord.judgement.identity import base_sid
 from reviewcoord.model import CycleChange, Finding, Origin, ParsedComment, RawComment
 
 
@@ -103,7 +104,9 @@ def carry(
     ctx: CycleContext,
     head_sha: str,
     head_time: datetime | None,
+    held: frozenset[tuple[str, int]] = frozenset(),
 ) -> Carried:
+    """`held`: bot comments someone else edited: what they no longer report is not fixed."""
     record = ctx.record
     if record is None:
         return Carried(kept=list(findings))
@@ -117,7 +120,7 @@ def carry(
 
     def carries_forward(e: Entry) -> bool:
         """A recorded open finding not reported on this head: likely fixed, or carried."""
-        if reviewed(e.bot, e.file):
+        if (e.endpoint, e.comment_id) not in held and reviewed(e.bot, e.file):
             out.likely_fixed[e.stable_id] = e
             out.changes.append(likely_fixed_change(e, fixed_note(ctx, e.bot)))
             return False

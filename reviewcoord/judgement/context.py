@@ -17,12 +17,6 @@ from reviewcoord.model import BotKey, Level, RawComment, SettleMode
 Mode = Literal["initial", "incremental", "full", "same_head"]
 
 
-def base_sid(sid: str) -> str:
-    """`codex-0123abcd4567-2` → `codex-0123abcd4567` (ingest's collision suffix removed)."""
-    parts = sid.split("-")
-    return "-".join(parts[:2]) if len(parts) > 2 and parts[-1].isdigit() else sid
-
-
 @dataclass(frozen=True)
 class Subject:
     """One reading of one PR: what is judged."""
@@ -44,6 +38,15 @@ class JudgeSettings:
     group_window: int = DEFAULT_WINDOW
     severity_overrides: Mapping[str, Mapping[str, Level]] = field(default_factory=dict)
     required: Sequence[BotKey] = ()
+
+
+@dataclass(frozen=True)
+class ForeignEdits:
+    """Comments whose text is not only their author's ((endpoint, id) → why; reviewcoord/edits.py):
+    people's command comments (ignored) and bots' comments (their findings are held)."""
+
+    commands: Mapping[tuple[str, int], str] = field(default_factory=dict)
+    bots: Mapping[tuple[str, int], str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,9 @@ class CycleContext:
     convergence_after: int
     fingerprint: str
     lookups: CycleLookups = field(default_factory=CycleLookups)
+    # When GitHub says the record's sticky revision was written (our sticky's `updated_at`):
+    # a command created before it answered an earlier revision. None: unknown (replays).
+    revision_time: datetime | None = None
 
 
 def first_cycle(cycle: int = 1) -> CycleContext:

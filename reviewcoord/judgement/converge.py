@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reviewcoord.history import Acceptance, Entry
-from reviewcoord.judgement.context import CycleContext, base_sid
+from reviewcoord.judgement.context import CycleContext
+from reviewcoord.judgement.identity import base_sid
 from reviewcoord.model import LEVEL_RANK, Group, Level, SeverityAdjustment
 from reviewcoord.normalize import level_for
 from reviewcoord.rank import rank_key

@@ -8,11 +8,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from reviewcoord.history import TITLE_CHARS, Entry, EntryStatus, History
+from reviewcoord.history import (
+    MAX_REVISIONS,
+    TITLE_CHARS,
+    Entry,
+    EntryStatus,
+    History,
+    Revision,
+)
 from reviewcoord.judgement.bind import Bound
 from reviewcoord.judgement.carry import Carried
-from reviewcoord.judgement.context import CycleContext, base_sid
+from reviewcoord.judgement.context import CycleContext
 from reviewcoord.judgement.converge import Converged, group_sids
+from reviewcoord.judgement.identity import base_sid
 from reviewcoord.model import AcceptedFinding, Finding, Level, Verdict, VerdictFinding
 
 
@@ -88,6 +96,7 @@ def _entry(
         fid=shown.fid,
         thread=th,
         acceptance=bound.acceptances.get(sid) if status == "accepted" else None,
+        first_level=(old.first_level or old.level) if old else f.severity,
     )
 
 
@@ -124,6 +133,11 @@ def next_record(
                     "seen": ctx.cycle if changed else e.seen,
                 }
             )
+    revisions = list(record.revisions) if record else []
+    if record is not None and ctx.revision_time is not None:
+        showed = record.fid_map()
+        if showed and (not revisions or revisions[-1].m != showed):
+            revisions.append(Revision(t=ctx.revision_time.isoformat(), m=showed))
     heads = list(record.heads) if record else []
     if not heads or heads[-1] != verdict.head_sha:
         heads.append(verdict.head_sha)
@@ -139,4 +153,6 @@ def next_record(
         findings=sorted(entries.values(), key=lambda e: (e.first, e.stable_id)),
         refs=bound.refs,
         commands=bound.outcomes,
+        consumed=bound.consumed,
+        revisions=revisions[-MAX_REVISIONS:],
     )

@@ -192,11 +192,13 @@ def _defuse_leading_block(text: str) -> str:
 
 def _code_span(text: str) -> str:
     """A code span showing exactly `text` (already `clean`, non-empty)."""
-    if "<" in text or ">" in text or "&" in text:
+    if "<" in text or ">" in text or "&" in text or "|" in text:
         # Inside a Markdown code span `&lt;` would be shown literally, so a `<` could only stay
         # a raw `<` — which would let `<!-- review-coordinator-verdict -->` into the body. An
         # HTML <code> element shows entities decoded, and GitHub does not autolink mentions or
-        # references inside <code>; backslash escapes keep Markdown from acting inside it.
+        # references inside <code>; backslash escapes keep Markdown from acting inside it. A
+        # `|` too: in a table cell a raw one ends the cell even inside a code span, while `\|`
+        # (here) is no cell delimiter and shows as `|` in a table and out of one.
         inner = _MD_SPECIAL.sub(r"\\\1", _escape_html(text))
         return f"<code>{inner}</code>"
     runs = [len(m.group()) for m in _BACKTICKS.finditer(text)]

@@ -591,13 +591,51 @@ class FakeGitHub:
                 raise KeyError(f"no pull request or issue #{number}")
             return _public(self._make_issue_comment(number, login, body, user_type, created_at))
 
-    def edit_issue_comment(self, comment_id: int, body: str, updated_at: str | None = None) -> None:
+    def edit_issue_comment(
+        self,
+        comment_id: int,
+        body: str,
+        updated_at: str | None = None,
+        *,
+        editor: str | None = None,
+        editor_type: str | None = None,
+    ) -> None:
+        """Edit a PR comment as `editor` (default: its author), as anyone with write access can;
+        the edit history (GraphQL `userContentEdits`) names the editor, REST does not."""
         with self._lock:
             comment = self._find(self._issue_comments, comment_id)
             if comment is None:
                 raise KeyError(comment_id)
-            comment["body"] = body
-            comment["updated_at"] = updated_at or self._now()
+            self._edit(comment, body, updated_at, editor, editor_type)
+
+    def edit_review_comment(
+        self,
+        comment_id: int,
+        body: str,
+        *,
+        editor: str | None = None,
+        editor_type: str | None = None,
+    ) -> None:
+        with self._lock:
+            comment = self._find(self._review_comments, comment_id)
+            if comment is None:
+                raise KeyError(comment_id)
+            self._edit(comment, body, None, editor, editor_type)
+
+    def _edit(
+        self,
+        comment: dict[str, Any],
+        body: str,
+        updated_at: str | None,
+        editor: str | None,
+        editor_type: str | None,
+    ) -> None:
+        author = comment["user"]
+        login = editor or author["login"]
+        kind = editor_type or (author["type"] if editor is None else None)
+        comment["body"] = body
+        comment["updated_at"] = updated_at or self._now()
+        comment.setdefault("_edits", []).append((login, kind or self._user(login)["type"]))
 
     def add_code_scanning_alert(
         self,
@@ -929,7 +967,8 @@ class FakeGitHub:
                 "reset": self._rate_reset,
             }
             return Reply(200, {"resources": {"core": core}, "rate": core}, counted=False)
-        if parts == ["graphql"] and m == "POST" and self._cycles().graphql:
+        if parts == ["graphql"] and m == "POST" and (self._cycles().graphql or _asks_edits(ctx)):
+            # Edit history is always served (GitHub always has it); review threads on request.
             return self._graphql(ctx)
         if parts == ["graphql"]:
             raise HttpError(404, "Not Found")
@@ -1139,6 +1178,7 @@ class FakeGitHub:
             comment["body"] = text
             comment["updated_at"] = self._now()
             comment.setdefault("_edited_by", []).append(ctx.identity.login)
+            comment.setdefault("_edits", []).append((ctx.identity.login, ctx.identity.type))
             return Reply(200, _public(comment))
         if ctx.method == "DELETE":
             self._require_write(ctx, f"{DOCS}/issues/comments#delete-an-issue-comment")
@@ -1517,10 +1557,57 @@ class FakeGitHub:
             )
         return None
 
+    def _graphql_edits(self, variables: dict[str, Any]) -> Reply:
+        """`nodes(ids:)` with each comment's `editor`, `lastEditedAt` and `userContentEdits`, in
+        GitHub's shape: newest edit first, the original text as the last entry (edited by its
+        author), an empty list for a comment never edited; an unknown id is `null` plus an
+        error (GitHub's NOT_FOUND)."""
+        ids = variables.get("ids") or []
+        if len(ids) > 100:
+            return Reply(200, {"errors": [{"message": "too many ids (max 100)"}]})
+        by_node = {c["node_id"]: (c, "IssueComment") for c in self._issue_comments}
+        by_node.update(
+            (c["node_id"], (c, "PullRequestReviewComment")) for c in self._review_comments
+        )
+        nodes: list[dict[str, Any] | None] = []
+        errors = []
+        for node_id in ids:
+            c, typename = by_node.get(node_id, (None, ""))
+            if c is None:
+                nodes.append(None)
+                errors.append(
+                    {
+                        "type": "NOT_FOUND",
+                        "message": f"Could not resolve to a node with the global id of '{node_id}'",
+                    }
+                )
+                continue
+            edits = c.get("_edits") or []
+            author = c["user"]
+            history = [*reversed(edits), (author["login"], author["type"])] if edits else []
+            nodes.append(
+                {
+                    "__typename": typename,
+                    "id": node_id,
+                    "lastEditedAt": c["updated_at"] if edits else None,
+                    "editor": _actor(*edits[-1]) if edits else None,
+                    "userContentEdits": {
+                        "totalCount": len(history),
+                        "nodes": [{"editor": _actor(*e)} for e in history[:100]],
+                    },
+                }
+            )
+        out: dict[str, Any] = {"data": {"nodes": nodes}}
+        if errors:
+            out["errors"] = errors
+        return Reply(200, out)
+
     def _graphql(self, ctx: _Ctx) -> Reply:
         body = ctx.body if isinstance(ctx.body, dict) else {}
         query = str(body.get("query", ""))
         variables = body.get("variables") or {}
+        if "userContentEdits" in query:
+            return self._graphql_edits(variables)
         if "reviewThreads" not in query:
             return Reply(200, {"errors": [{"message": "unsupported query in the fake"}]})
         pr = int(variables.get("number", 0))
@@ -1541,6 +1628,20 @@ class FakeGitHub:
         conn = {"pageInfo": {"hasNextPage": False, "endCursor": None}, "nodes": nodes}
         data = {"repository": {"pullRequest": {"reviewThreads": conn}}}
         return Reply(200, {"data": data})
+
+
+def _asks_edits(ctx: _Ctx) -> bool:
+    body = ctx.body if isinstance(ctx.body, dict) else {}
+    return "userContentEdits" in str(body.get("query", ""))
+
+
+def _actor(login: str, kind: str) -> dict[str, Any]:
+    """GraphQL's `Actor`: a Bot's login has no `[bot]` suffix there (unlike REST)."""
+    bot = kind == "Bot"
+    return {
+        "__typename": "Bot" if bot else "User",
+        "login": login.removesuffix("[bot]") if bot else login,
+    }
 
 
 @dataclass

@@ -1,0 +1,98 @@
+"""Whose text is this? REST names a comment's author, never who edited it, and anyone with write
+access can edit any comment. So a comment whose `updated_at` differs from its `created_at` is read
+with its edit history (reviewcoord/github/comment_edits.py), and its text counts as its author's
+only when every editor is its author. Pure.
+
+Identity is login and type: GraphQL spells a Bot's login without `[bot]`, so the suffix is added
+back only for a Bot actor, and only matches a Bot author (a user `claude` is not `claude[bot]`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from reviewcoord.github.gateway import Actor, CommentEdits
+from reviewcoord.model import RawComment
+from reviewcoord.replies import COMMAND_LINE, is_human
+
+
+def is_edited(c: RawComment) -> bool:
+    return c.updated_at is not None and c.created_at is not None and c.updated_at != c.created_at
+
+
+def stamp(c: RawComment) -> str:
+    return c.updated_at.isoformat() if c.updated_at else ""
+
+
+def same_actor(c: RawComment, actor: Actor | None) -> bool:
+    """Is `actor` (GraphQL) the author of `c` (REST)?"""
+    if actor is None:
+        return False
+    if actor.type == "Bot":
+        # `Copilot` is a Bot whose REST login has no suffix either: both are Bot accounts.
+        names = {f"{actor.login}[bot]".casefold(), actor.login.casefold()}
+        return c.author_type == "Bot" and c.author_login.casefold() in names
+    return c.author_type != "Bot" and c.author_login.casefold() == actor.login.casefold()
+
+
+def _names(actors: Iterable[Actor | None]) -> str:
+    shown = dict.fromkeys(f"@{a.login}" if a else "a deleted account" for a in actors)
+    return ", ".join(list(shown)[:3])
+
+
+def not_the_authors(c: RawComment, history: CommentEdits | None) -> str | None:
+    """Why this edited comment's text is not only its author's; None when it is."""
+    if history is None:
+        return "its edit history could not be read"
+    others = [a for a in (history.editor, *history.editors) if not same_actor(c, a)]
+    if others:
+        return f"it was edited by {_names(others)}, not only by its author"
+    if not history.complete:
+        return "its edit history is too long to read in full"
+    return None
+
+
+def last_editor_not_author(c: RawComment, history: CommentEdits | None) -> str | None:
+    """For our own sticky, which we edit every run: who edited it last, if not us."""
+    if history is None:
+        return "its edit history could not be read"
+    if history.editor is not None and not same_actor(c, history.editor):
+        return f"it was edited by {_names([history.editor])}"
+    return None
+
+
+def edited_commands(comments: Iterable[RawComment], own_login: str | None) -> list[RawComment]:
+    """People's command comments that were edited: the ones whose history must be read."""
+    return [
+        c
+        for c in comments
+        if c.endpoint in ("issue_comment", "review_comment")
+        and is_edited(c)
+        and is_human(c, own_login)
+        and COMMAND_LINE.search(c.body)
+    ]
+
+
+def edited_bot_comments(comments: Iterable[RawComment], own_login: str | None) -> list[RawComment]:
+    """Bots' edited PR and inline comments (never ours): edited by anyone but the bot, their
+    findings are held (reviewcoord/judgement/identity.hold_levels)."""
+    return [
+        c
+        for c in comments
+        if c.endpoint in ("issue_comment", "review_comment")
+        and c.author_type == "Bot"
+        and c.author_login != own_login
+        and is_edited(c)
+    ]
+
+
+def foreign(
+    comments: Iterable[RawComment], histories: Mapping[str, CommentEdits] | None
+) -> dict[tuple[str, int], str]:
+    """(endpoint, id) → why the comment's text is not only its author's."""
+    out: dict[tuple[str, int], str] = {}
+    for c in comments:
+        why = not_the_authors(c, histories.get(c.node_id) if histories is not None else None)
+        if why is not None:
+            out[(c.endpoint, c.id)] = why
+    return out
