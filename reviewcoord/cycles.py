@@ -281,12 +281,14 @@ class Cycles:
         return self._permissions[login]
 
     def context(
-        self, head_sha: str, comments: Sequence[RawComment], alerts: str = ""
+        self, head_sha: str, comments: Sequence[RawComment], alerts: str = "", *, noop: bool = False
     ) -> CycleContext:
         cached = self._contexts.get(head_sha)
         fp = self.fingerprint(comments, alerts)
         if cached is not None:
-            return CycleContext(**{**cached.__dict__, "fingerprint": fp})
+            return CycleContext(
+                **{**cached.__dict__, "fingerprint": fp, "permission_from_record": noop}
+            )
         rec = self.record
         mode: Mode = "initial" if rec is None and self.notice is None else "full"
         previous: str | None = None
@@ -348,6 +350,7 @@ class Cycles:
                 touched=touched_files, threads=self._read_threads, permission=self._permission
             ),
             revision_time=self._revision_time(),
+            permission_from_record=noop,
         )
         self._contexts[head_sha] = ctx
         return ctx
