@@ -4,7 +4,8 @@ need (thread state, permissions), the noop proof, and the bounded record line to
 
 Each read happens at most once per head and only when needed: compare (history exists and the
 head moved, or a previous head is needed), PR files (force-push or no comparable base), review
-threads (GraphQL, one query), and one permission read per commenter who issues a new command.
+threads (GraphQL, one query), one permission read per commenter whose command is in force,
+and the edit history of edited comments (GraphQL, one query per 100; only when one exists).
 """
 
 from __future__ import annotations
@@ -116,10 +117,9 @@ def recorded_time(
 
 class Cycles:
     """The review-cycle context of a run: the record from our sticky, and the reads the
-    reconciliation needs (README § Review cycles). Each read happens at most once per head and
-    only when needed: compare (history exists and the head moved, or a previous head is needed),
-    PR files (force-push or no comparable base), review threads (GraphQL, one query), and one
-    permission read per commenter who issues a new command."""
+    reconciliation needs (README § Review cycles), each at most once per head and only when
+    needed (the module docstring lists them); and whether the record can be trusted at all
+    (`check_edits`, `vouched`, `seal`)."""
 
     def __init__(
         self,
@@ -281,12 +281,14 @@ class Cycles:
         return self._permissions[login]
 
     def context(
-        self, head_sha: str, comments: Sequence[RawComment], alerts: str = ""
+        self, head_sha: str, comments: Sequence[RawComment], alerts: str = "", *, noop: bool = False
     ) -> CycleContext:
         cached = self._contexts.get(head_sha)
         fp = self.fingerprint(comments, alerts)
         if cached is not None:
-            return CycleContext(**{**cached.__dict__, "fingerprint": fp})
+            return CycleContext(
+                **{**cached.__dict__, "fingerprint": fp, "permission_from_record": noop}
+            )
         rec = self.record
         mode: Mode = "initial" if rec is None and self.notice is None else "full"
         previous: str | None = None
@@ -348,6 +350,7 @@ class Cycles:
                 touched=touched_files, threads=self._read_threads, permission=self._permission
             ),
             revision_time=self._revision_time(),
+            permission_from_record=noop,
         )
         self._contexts[head_sha] = ctx
         return ctx

@@ -220,7 +220,8 @@ class _Evaluation:
             required=self.settings.required,
         )
         read = self.alert_reads.get(head)
-        context = self.cycles.context(head, reading.comments, read.digest() if read else "")
+        digest = read.digest() if read else ""
+        context = self.cycles.context(head, reading.comments, digest, noop=noop)
         judgement = judge(subject, context, settings, foreign)
         # The head's commit time and the resolved expected bots let a later noop skip those reads;
         # the pending and unreviewed bots let `reviewcoord status` list them without re-judging.

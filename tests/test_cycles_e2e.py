@@ -197,11 +197,15 @@ def test_reply_awaits_decision_then_a_maintainer_accepts(fake: FakeGitHub, tmp_p
     permission_reads = [r for r in fake.request_log() if "/collaborators/" in r.path]
     assert len(permission_reads) == 1
 
-    # Accepted stays accepted on the next push without asking again.
+    # Accepted stays accepted on the next push; mona's permission is read again (the record
+    # never grants it), once per run; a noop takes it from the record.
     fake.push(2, NEW_HEAD, ["src/other.py"])
     fourth = run()
     assert fourth.outputs["gate"] == "go"
-    assert len([r for r in fake.request_log() if "/collaborators/" in r.path]) == 1
+    assert len([r for r in fake.request_log() if "/collaborators/" in r.path]) == 2
+    noop = run()
+    assert "nothing new since" in noop.log and noop.outputs["gate"] == "go"
+    assert len([r for r in fake.request_log() if "/collaborators/" in r.path]) == 2
 
 
 def test_the_pr_author_cannot_accept_their_own_finding(fake: FakeGitHub, tmp_path: Path) -> None:

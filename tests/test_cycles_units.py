@@ -17,6 +17,7 @@ from reviewcoord.cycles import fingerprint
 from reviewcoord.history import (
     HISTORY_LIMIT,
     Acceptance,
+    CommandOutcome,
     Entry,
     History,
     bound,
@@ -664,3 +665,20 @@ def test_a_bot_comment_edited_by_someone_else_gates_at_its_first_read_level() ->
     c2 = ctx(h1, touched=frozenset({"a.py"}))
     assert judge_reading(subject, c2, edits=held).verdict.gate == "block"
     assert judge_reading(subject, c2).verdict.gate == "go"  # control: the bot's own edit
+
+
+def test_a_forged_outcome_never_grants_a_readers_command() -> None:
+    first = [codex_inline(1, "a.py", HEAD1, "Null deref"), codex_review(HEAD1)]
+    _v, h1 = judge(first, ctx(None), HEAD1)
+    cmd = human(9, "/review-coordinator accept F1 wontfix: known", login="guest")
+    sid = h1.findings[0].stable_id
+    # Attack: the record says guest's command was applied (outcome ok, bound to the finding).
+    forged = h1.model_copy(
+        update={"commands": [CommandOutcome(comment_id=9, ok=True)], "refs": {"9": [sid]}}
+    )
+    v, _ = judge([*first, cmd], ctx(forged, cycle=1, perms={"guest": "read"}), HEAD1)
+    assert v.gate == "block"  # type: ignore[attr-defined]
+    assert any("needs write permission (has read)" in n for n in v.command_notes)  # type: ignore[attr-defined]
+    # Control: the same record for a writer's command holds.
+    v, _ = judge([*first, cmd], ctx(forged, cycle=1, perms={"guest": "write"}), HEAD1)
+    assert v.gate == "go"  # type: ignore[attr-defined]

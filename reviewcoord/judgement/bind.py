@@ -75,7 +75,8 @@ def _refusal(
     cmd: Command, targets: Sequence[str], ctx: CycleContext, *, cached: bool = False
 ) -> str | None:
     """Why this command cannot be applied, or None. `cached`: an earlier run found its author
-    allowed (permission is not read again for it; the PR-author rule always is)."""
+    allowed, and the context lets a noop take that from the record (the PR-author rule is
+    always checked)."""
     if cmd.error is not None:
         return cmd.error
     if not targets:
@@ -85,7 +86,7 @@ def _refusal(
     who = cmd.comment.author_login
     if who.casefold() == ctx.pr_author.casefold():
         return "the PR author cannot accept their own finding"
-    if cached:
+    if cached and ctx.permission_from_record:
         return None
     perm = ctx.lookups.permission(who)
     if perm not in WRITE_PERMISSIONS:

@@ -77,6 +77,9 @@ class CycleContext:
     # When GitHub says the record's sticky revision was written (our sticky's `updated_at`):
     # a command created before it answered an earlier revision. None: unknown (replays).
     revision_time: datetime | None = None
+    # A noop (it writes nothing) may take an applied command's permission from the record; a
+    # judged run reads it again (once per commenter): the record never grants.
+    permission_from_record: bool = False
 
 
 def first_cycle(cycle: int = 1) -> CycleContext:

@@ -152,7 +152,7 @@ def hold_levels(
             out.append(f)
             continue
         e = rec.get(base_sid(f.stable_id))
-        first = e.first_level or e.level if e is not None else f.severity
+        first = (e.first_level or e.level) if e is not None else f.severity
         level = max(f.severity, first, key=lambda lv: LEVEL_RANK[lv])
         out.append(f if level == f.severity else f.model_copy(update={"severity": level}))
         notes.setdefault(
