@@ -89,6 +89,22 @@ class Entry(_Model):
     acceptance: Acceptance | None = Field(None, alias="acc")
 
 
+class BotRun(_Model):
+    """What one reviewer did on this PR, accumulated over every run that judged it (the
+    scorecard's figures; reviewcoord/runs.py builds it). Each flag is "on some head"."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    expected: bool = Field(False, alias="e")  # expected (or required) on a head we judged
+    reviewed: bool = Field(False, alias="r")  # its state was `reviewed` at a run's end
+    failed: bool = Field(False, alias="f")  # `failed`: an error, a quota, no credits
+    skipped: bool = Field(False, alias="s")  # `skipped`: it declined the PR
+    unreadable: bool = Field(False, alias="u")  # a comment of it we could not read in full
+    # Minutes from the head's arrival (its commit time) to its first review of that head, on
+    # the first head where both times were known; None when never measured.
+    minutes: float | None = Field(None, alias="m", ge=0)
+
+
 class CommandOutcome(_Model):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -98,7 +114,8 @@ class CommandOutcome(_Model):
 
 
 class History(_Model):
-    """The record (serialised with the v1 short keys `fp`, `cmds`, `ht`, `exp`, `pnd`, `unr`)."""
+    """The record (serialised with the v1 short keys `fp`, `cmds`, `ht`, `exp`, `pnd`, `unr`,
+    `bt`, `co`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -123,6 +140,10 @@ class History(_Model):
     # without re-judging); None in records written before they existed.
     pending: list[str] | None = Field(None, alias="pnd")
     unreviewed: list[str] | None = Field(None, alias="unr")
+    # Optional too (module docstring): per reviewer key, what it did over the runs; and the base
+    # stable ids of findings that another reviewer reported as the same issue in some cycle.
+    bots: dict[BotKey, BotRun] | None = Field(None, alias="bt")
+    corroborated: list[str] | None = Field(None, alias="co")
 
     @property
     def last_head(self) -> str | None:

@@ -58,6 +58,11 @@ class Ingested:
     parse_notes: list[ParseNote]
     # How many comments each bot wrote (any commit): `expected-bots: auto` and logs use it.
     seen: dict[BotKey, int] = field(default_factory=dict)
+    # For the record's per-reviewer tally (reviewcoord/runs.py): when each bot first signalled a
+    # finished review of the head (GitHub's created/submitted time), and the bots with a comment
+    # their parser could not read in full (a parse note of theirs).
+    reviewed_at: dict[BotKey, datetime] = field(default_factory=dict)
+    unreadable: frozenset[BotKey] = frozenset()
 
     def state(self, bot: BotKey) -> BotState:
         status = self.bots.get(bot)
@@ -216,6 +221,8 @@ def ingest(
     seen: dict[BotKey, int] = {}
     signals: dict[BotKey, list[_Signal]] = {}
     withdrawals: list[tuple[BotKey, RawComment, int]] = []
+    reviewed_at: dict[BotKey, datetime] = {}
+    unreadable: set[BotKey] = set()
     for comment in sorted(comments, key=lambda c: (c.endpoint, c.id)):
         if is_ours(comment, own_login):
             continue
@@ -231,9 +238,14 @@ def ingest(
             withdrawals.append((bot, comment, parsed.withdraws))
         if parsed.parse_note:
             notes.append(ParseNote(bot=bot, url=comment.html_url, note=parsed.parse_note))
+            unreadable.add(bot)
         state = _signal(parsed)
         if state is None or not is_on_head(comment, parsed, head_sha, head_time):
             continue
+        if state == "reviewed" and comment.created_at is not None:
+            earliest = reviewed_at.get(bot)
+            if earliest is None or comment.created_at < earliest:
+                reviewed_at[bot] = comment.created_at
         when = comment.updated_at or comment.created_at or _UNDATED
         signals.setdefault(bot, []).append(
             _Signal(state, when, comment.id, parsed.detail, comment.html_url)
@@ -251,6 +263,8 @@ def ingest(
         unknown_bots=sorted(unknown),
         parse_notes=sorted(notes, key=lambda n: (n.bot, n.url, n.note)),
         seen=seen,
+        reviewed_at=reviewed_at,
+        unreadable=frozenset(unreadable),
     )
 
 

@@ -12,6 +12,7 @@ from reviewcoord.github.gateway import (
     CheckOutput,
     CheckRunRef,
     CheckStatus,
+    ClosedPull,
     CommitStatusRef,
     CompareResult,
     Gateway,
@@ -20,6 +21,7 @@ from reviewcoord.github.gateway import (
     PullInfo,
     ReviewThread,
     StatusState,
+    StickyCandidates,
 )
 from reviewcoord.model import RawComment
 
@@ -55,6 +57,12 @@ class DryRunGateway:
 
     def list_open_pulls(self) -> list[PullInfo]:
         return self.inner.list_open_pulls()
+
+    def list_closed_pulls(self, since: datetime) -> list[ClosedPull]:
+        return self.inner.list_closed_pulls(since)
+
+    def sticky_candidates(self, number: int) -> StickyCandidates:
+        return self.inner.sticky_candidates(number)
 
     def recent_comment_authors(self) -> list[tuple[str, str]]:
         return self.inner.recent_comment_authors()

@@ -38,6 +38,25 @@ class PullInfo(Frozen):
     base_repo: str = ""
 
 
+class ClosedPull(Frozen):
+    """What the scorecard needs of one item of `GET pulls?state=closed`."""
+
+    number: int
+    title: str = ""
+    html_url: str = ""
+    updated_at: datetime
+    closed_at: datetime | None = None
+    merged_at: datetime | None = None  # None: closed without merging
+
+
+class StickyCandidates(Frozen):
+    """The sticky-like comments (marker first, any author) of a PR's first and last page of
+    issue comments; `skipped_pages`: pages between those two were not read."""
+
+    comments: tuple[RawComment, ...] = ()
+    skipped_pages: bool = False
+
+
 class IssueComment(Frozen):
     """An issue comment as far as the sticky publisher cares."""
 
@@ -122,6 +141,19 @@ class Gateway(Protocol):
 
     def list_open_pulls(self) -> list[PullInfo]:
         """Every open pull request of the repository (`GET pulls?state=open`, every page)."""
+        ...
+
+    # --- reads for `reviewcoord scorecard` (reviewcoord/scorecard/live.py) -----------------
+    def list_closed_pulls(self, since: datetime) -> list[ClosedPull]:
+        """Every closed PR updated at or after `since` (`GET pulls?state=closed&sort=updated
+        &direction=desc`, page after page until one reaches past `since`), newest update first.
+        A PR merged or closed at or after `since` was updated then too, so none is missed."""
+        ...
+
+    def sticky_candidates(self, number: int) -> StickyCandidates:
+        """Our sticky's candidates in at most two requests: the first page of the PR's issue
+        comments (oldest first, GitHub offers no other order) and, when there are more, the last
+        page (the newest). Bodies are cut to their first two lines (marker and record)."""
         ...
 
     def recent_comment_authors(self) -> list[tuple[str, str]]:

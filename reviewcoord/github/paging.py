@@ -7,12 +7,16 @@
   304 reuses the cached copy and costs no primary rate limit (docs/github-platform.md §1.7). A
   cached *last* page that was full is re-requested unconditionally when it answers 304, since a
   304 carries no fresh Link header and would hide a new next page.
+* `get_ends` reads only a list's first and last page (the scorecard's sticky look-up), keeping
+  only what its `keep` returns of each item: those pages, and only those, can be exported and
+  imported (`--cache DIR`), since a cached copy of a page reused on a 304 must be the page.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
@@ -33,6 +37,21 @@ class _Page:
 
 
 @dataclass(frozen=True)
+class _End:
+    """A first or last page as `get_ends` keeps it: the kept items and, for a first page, the
+    URL of the last page when there are more (its Link `rel="last"`)."""
+
+    etag: str | None
+    items: list[Any]
+    last_url: str | None
+
+
+_LAST_RE = re.compile(r'<([^>]*)>\s*;\s*rel="last"')
+_PAGE_RE = re.compile(r"[?&]page=(\d+)")
+ENDS_VERSION = 1
+
+
+@dataclass(frozen=True)
 class _Cached:
     etag: str | None
     data: Any
@@ -45,6 +64,7 @@ class PagedReader:
         self._http = http
         self._pages: dict[str, _Page] = {}
         self._objects: dict[str, _Cached] = {}
+        self._ends: dict[str, _End] = {}
 
     def get_object(self, url: str, endpoint: str, what: str) -> Any:
         """A JSON object (a fresh copy the caller may change), or GatewayError."""
@@ -60,10 +80,16 @@ class PagedReader:
         return json.loads(json.dumps(data))
 
     def get_list(
-        self, url: str, endpoint: str, params: dict[str, Any], key: str | None = None
+        self,
+        url: str,
+        endpoint: str,
+        params: dict[str, Any],
+        key: str | None = None,
+        stop: Callable[[list[Any]], bool] | None = None,
     ) -> list[Any]:
         """Every item of every page of a list endpoint, or GatewayError. `key` names the list
-        in an object response (`{"check_runs": [...]}`)."""
+        in an object response (`{"check_runs": [...]}`); `stop(page_items)` true ends the read
+        after that page (a list sorted so that nothing further is wanted)."""
         query = {**params, "per_page": PER_PAGE}
         next_url: str | None = f"{url}?{urlencode(query)}"
         items: list[Any] = []
@@ -96,7 +122,92 @@ class PagedReader:
             if page_no == 1:
                 first_size = len(page.items)
             items.extend(page.items)
+            if stop is not None and stop(page.items):
+                break
         return items
+
+    # ------------------------------------------------------------------ first and last page
+    def get_ends(
+        self, url: str, endpoint: str, keep: Callable[[Any], Any | None]
+    ) -> tuple[list[Any], bool]:
+        """(the kept items of the first and the last page, whether pages between them were
+        skipped), in at most two requests. A cached first page that had successors is asked
+        for unconditionally: a 304 carries no Link, and the last page may have moved."""
+        first_url = f"{url}?{urlencode({'per_page': PER_PAGE})}"
+        cached = self._ends.get(first_url)
+        reuse = cached if cached is not None and cached.last_url is None else None
+        first = self._end(first_url, endpoint, f"read {endpoint}", reuse, keep, first=True)
+        if first.last_url is None:
+            return list(first.items), False
+        last_what = f"read {endpoint} (last page)"
+        last = self._end(
+            first.last_url, endpoint, last_what, self._ends.get(first.last_url), keep, first=False
+        )
+        match = _PAGE_RE.search(first.last_url)
+        skipped = match is None or int(match.group(1)) > 2
+        return [*first.items, *last.items], skipped
+
+    def _end(
+        self,
+        page_url: str,
+        endpoint: str,
+        what: str,
+        cached: _End | None,
+        keep: Callable[[Any], Any | None],
+        *,
+        first: bool,
+    ) -> _End:
+        headers = {"If-None-Match": cached.etag} if cached is not None and cached.etag else None
+        resp = self._http.send("GET", page_url, endpoint=endpoint, what=what, headers=headers)
+        if resp.status == 304 and cached is not None:
+            return cached
+        page = self._parse_page(resp, endpoint, what, None)
+        last_url = None
+        match = _LAST_RE.search(resp.headers.get("link", "")) if first else None
+        if match:
+            last_url = self._checked_link(match.group(1), endpoint, what)
+        kept = [k for k in (keep(item) for item in page.items) if k is not None]
+        end = _End(page.etag, kept, last_url)
+        self._ends[page_url] = end
+        return end
+
+    def export_ends(self) -> dict[str, Any]:
+        """The first/last pages read so far, as JSON (for a cache across runs)."""
+        pages = {
+            u: {"etag": e.etag, "items": e.items, "last": e.last_url}
+            for u, e in self._ends.items()
+            if e.etag
+        }
+        return {"v": ENDS_VERSION, "pages": pages}
+
+    def import_ends(self, data: Any) -> int:
+        """Pages exported by `export_ends` (another version, or a malformed entry: skipped).
+        A page is only reused when GitHub answers 304 to its ETag, and a link in it only
+        followed when it points back to this API (`_checked_link`)."""
+        if not isinstance(data, dict) or data.get("v") != ENDS_VERSION:
+            return 0
+        pages = data.get("pages")
+        loaded = 0
+        for u, e in (pages if isinstance(pages, dict) else {}).items():
+            if not isinstance(u, str) or not isinstance(e, dict):
+                continue
+            etag, items, last = e.get("etag"), e.get("items"), e.get("last")
+            if not isinstance(etag, str) or not isinstance(items, list):
+                continue
+            if last is not None and not isinstance(last, str):
+                continue
+            if not self._same_origin(u) or (last is not None and not self._same_origin(last)):
+                continue
+            self._ends[u] = _End(etag, items, last)
+            loaded += 1
+        return loaded
+
+    def _same_origin(self, url: str) -> bool:
+        """A path under the API root (how first pages are keyed), or a URL of this API."""
+        parts = urlsplit(url)
+        if not parts.scheme and not parts.netloc:
+            return url.startswith("/")
+        return (parts.scheme, parts.hostname, parts.port) == self._http.origin
 
     def _parse_page(self, resp: Response, endpoint: str, what: str, key: str | None) -> _Page:
         if resp.status != 200:

@@ -23,6 +23,7 @@ from reviewcoord.github.gateway import (
     CheckOutput,
     CheckRunRef,
     CheckStatus,
+    ClosedPull,
     CommitStatusRef,
     CompareResult,
     IssueComment,
@@ -30,6 +31,7 @@ from reviewcoord.github.gateway import (
     PullInfo,
     ReviewThread,
     StatusState,
+    StickyCandidates,
 )
 from reviewcoord.github.paging import PagedReader
 from reviewcoord.github.reads import Reads
@@ -76,7 +78,8 @@ class PyGithubGateway:
             timeout=timeout,
         )
         prefix = f"/repos/{owner}/{name}"
-        self._reads = Reads(self._http, PagedReader(self._http), prefix)
+        self._pages = PagedReader(self._http)
+        self._reads = Reads(self._http, self._pages, prefix)
         self._writes = Writes(self._http, prefix)
 
     # ------------------------------------------------------------------ lifecycle
@@ -116,8 +119,23 @@ class PyGithubGateway:
     def list_open_pulls(self) -> list[PullInfo]:
         return self._reads.list_open_pulls()
 
+    def list_closed_pulls(self, since: datetime) -> list[ClosedPull]:
+        return self._reads.list_closed_pulls(since)
+
+    def sticky_candidates(self, number: int) -> StickyCandidates:
+        return self._reads.sticky_candidates(number)
+
     def recent_comment_authors(self) -> list[tuple[str, str]]:
         return self._reads.recent_comment_authors()
+
+    # ------------------------------------------------------------------ the ETag cache
+    def cached_pages(self) -> dict[str, Any]:
+        """The cache worth keeping across runs (`reviewcoord scorecard --cache`), as JSON."""
+        return self._pages.export_ends()
+
+    def reuse_pages(self, data: Any) -> int:
+        """Load what `cached_pages` exported; malformed entries are skipped. How many loaded."""
+        return self._pages.import_ends(data)
 
     def get_commit_time(self, sha: str) -> datetime | None:
         return self._reads.get_commit_time(sha)

@@ -15,13 +15,16 @@ from reviewcoord import rest
 from reviewcoord.errors import GatewayError
 from reviewcoord.github.gateway import (
     CheckRunRef,
+    ClosedPull,
     CommitStatusRef,
     CompareResult,
     Permission,
     PullInfo,
+    StickyCandidates,
 )
 from reviewcoord.github.paging import PagedReader
 from reviewcoord.github.transport import PER_PAGE, Response, Transport
+from reviewcoord.limits import MARKER
 from reviewcoord.model import Endpoint, RawComment
 
 # GitHub lists at most 300 files in a comparison (REST "Compare two commits").
@@ -63,6 +66,32 @@ class Reads:
             return [rest.pull_info(item) for item in items]
         except ValueError as exc:
             self._http.malformed("pulls", "read pulls", str(exc))
+
+    def list_closed_pulls(self, since: datetime) -> list[ClosedPull]:
+        endpoint = "pulls"
+        params = {"state": "closed", "sort": "updated", "direction": "desc"}
+
+        def past(page: list[Any]) -> bool:
+            # Sorted by update, newest first: once a PR was last updated before `since`, so
+            # were all the following ones (and none of them merged or closed since).
+            last = rest.closed_pull(page[-1]) if page else None
+            return last is None or last.updated_at < since
+
+        try:
+            items = self._pages.get_list(self._url(endpoint), endpoint, params, stop=past)
+            pulls = [rest.closed_pull(item) for item in items]
+        except ValueError as exc:
+            self._http.malformed(endpoint, "read pulls", str(exc))
+        return [p for p in pulls if p.updated_at >= since]
+
+    def sticky_candidates(self, number: int) -> StickyCandidates:
+        endpoint = f"issues/{number}/comments"
+        items, skipped = self._pages.get_ends(self._url(endpoint), endpoint, _sticky_head)
+        try:
+            comments = tuple(rest.raw_comment("issue_comment", item) for item in items)
+        except ValueError as exc:
+            self._http.malformed(endpoint, f"read {endpoint}", str(exc))
+        return StickyCandidates(comments=comments, skipped_pages=skipped)
 
     def list_comments(self, endpoint: str, kind: Endpoint) -> list[RawComment]:
         items = self._pages.get_list(self._url(endpoint), endpoint, {})
@@ -198,6 +227,21 @@ class Reads:
             return [commit_status_ref(item) for item in items]
         except ValueError as exc:
             self._http.malformed(endpoint, f"read {endpoint}", str(exc))
+
+
+def _sticky_head(item: Any) -> dict[str, Any] | None:
+    """A marker-first issue comment cut to what the scorecard reads (id, author, link, times and
+    the body's first two lines: the marker and the record); any other comment, None."""
+    if not isinstance(item, dict):
+        return item  # type: ignore[no-any-return]  # rest.raw_comment refuses it
+    body = item.get("body")
+    if not isinstance(body, str) or not body.lstrip().startswith(MARKER):
+        return None
+    keys = ("id", "user", "html_url", "created_at", "updated_at")
+    head = "\n".join(body.replace("\r\n", "\n").lstrip().split("\n", 2)[:2])
+    user = item.get("user")
+    slim_user = {k: user.get(k) for k in ("login", "type")} if isinstance(user, dict) else user
+    return {**{k: item.get(k) for k in keys}, "user": slim_user, "body": head + "\n"}
 
 
 def check_run_ref(data: Any) -> CheckRunRef:
