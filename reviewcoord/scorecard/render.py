@@ -143,6 +143,10 @@ SEGMENTS = [
 WIDTH, LABEL_RIGHT, BAR_LEFT, BAR_WIDTH, ROW, TOP = 760, 150, 160, 380, 32, 88
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _note(r: ReviewerFigures) -> str:
     failed = f"{r.failed} failed" if r.failed else "no failures"
     acted = "no findings" if r.acted_on is None else f"acted on {_rate(r.acted_on)}"
@@ -167,7 +171,7 @@ def _row(r: ReviewerFigures, y: int, scale: float) -> dict[str, object]:
         "segments": segments,
         "note": _note(r),
         "note_x": round(max(x, BAR_LEFT) + 8, 1),
-        "tooltip": f"{_name(r.bot)}: {r.findings.total} findings ({parts}); {_note(r)}",
+        "tooltip": f"{_name(r.bot)}: {_count(r.findings.total, 'finding')} ({parts}); {_note(r)}",
     }
 
 
