@@ -2,7 +2,8 @@
 
 Bot keys come from our own records, still treated as untrusted text: plain (no terminal escapes)
 and clipped in the table and the chart, XML-escaped in the chart (autoescape), and a CSV cell
-that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR) is prefixed with `'`.
+that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR) is prefixed with `'`
+(after the same cleaning as the table's).
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _csv_text(value: str) -> str:
+    value = plain(value, 200)
     return f"'{value}" if value.startswith(_FORMULA) else value
 
 
