@@ -157,6 +157,7 @@ def closed_pull(d: Any) -> ClosedPull:
         number=_int(d, "number", required=True) or 0,
         title=_str(d, "title", default="") or "",
         html_url=_str(d, "html_url", default="") or "",
+        created_at=_time(d, "created_at"),
         updated_at=updated,
         closed_at=_time(d, "closed_at"),
         merged_at=_time(d, "merged_at"),

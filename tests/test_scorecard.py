@@ -22,7 +22,7 @@ from reviewcoord.runs import next_corroborated, next_runs
 from reviewcoord.scorecard.figures import PrRecord, scorecard
 from reviewcoord.scorecard.live import Bar, run_scorecard, window
 from reviewcoord.scorecard.render import to_csv, to_svg, to_table
-from tests.e2e_support import CURSOR, MARKER, body, cursor_clean
+from tests.e2e_support import CURSOR, MARKER, cursor_clean
 from tests.fakegithub import ACTIONS_LOGIN, FakeGitHub
 
 REPO = "octo/app"
@@ -320,8 +320,10 @@ def test_a_long_conversation_costs_two_requests_and_finds_the_newest_sticky() ->
         code, out, err = run(fake, "--as", ACTIONS_LOGIN)
         reads = [r.path for r in fake.request_log()[before:] if r.route.endswith("/comments")]
     assert code == 0, err
-    assert len(reads) == 4  # the first and the last page of each, never the middle
-    assert sum("page=2" in r for r in reads) == 0
+    sweep, per_pr = reads[:1], reads[1:]
+    assert "/repos/octo/app/issues/comments?" in sweep[0]  # found none: the sweep stops at once
+    assert len(per_pr) == 4  # the first and the last page of each, never the middle
+    assert sum("page=2" in r for r in per_pr) == 0
     data = json.loads(out)
     assert data["unjudged"] == [2]
     assert "#2: unjudged: no sticky comment by github-actions[bot] in its first and last" in err
@@ -395,3 +397,47 @@ def test_out_file_format_follows_its_suffix(tmp_path: Path) -> None:
     assert (tmp_path / "card.svg").read_text().startswith("<svg")
     assert (tmp_path / "card.csv").read_text().startswith("bot,")
     assert json.loads((tmp_path / "card.json").read_text())["prs"] == 1
+
+
+# ------------------------------------------------------------------ the documented contract
+def _keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _keys(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_keys(v) for v in value[:1]]
+    return None
+
+
+def test_interface_example_has_the_golden_shape() -> None:
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs/interface.md").read_text(encoding="utf-8")
+    section = doc.split("## 8. Scorecard JSON\n", 1)[1]
+    example = json.loads(section.split("```json\n", 1)[1].split("```", 1)[0])
+    golden = json.loads((root / "tests/golden/scorecard/repo.json").read_text(encoding="utf-8"))
+    assert _keys(example) == _keys(golden)
+    for field in _keys(golden["reviewers"][0]):
+        assert f"`{field}`" in section, field
+
+
+def test_the_sweep_pays_for_itself_or_stops() -> None:
+    with FakeGitHub() as fake:
+        for pr in range(1, 31):
+            merged(fake, pr)
+            fake.add_issue_comment(pr, login=ACTIONS_LOGIN, body=sticky(pr, []))
+            fake.close_pull(pr, merged=True)
+        before = len(fake.request_log())
+        code, out, err = run(fake, "--as", ACTIONS_LOGIN)
+        cheap = [r.route for r in fake.request_log()[before:]]
+        assert code == 0 and json.loads(out)["unjudged"] == [], err
+        assert cheap.count("/repos/octo/app/issues/comments") == 1 and len(cheap) == 2
+        # Then a flood of newer comments elsewhere: the first page finds no sticky, the sweep
+        # stops, and every PR is read on its own (never more than 2 requests a PR in all).
+        fake.add_issue(999)
+        for n in range(300):
+            fake.add_issue_comment(999, login="chatty", user_type="User", body=f"hi {n}")
+        before = len(fake.request_log())
+        code, out2, err = run(fake, "--as", ACTIONS_LOGIN)
+        costly = [r.route for r in fake.request_log()[before:]]
+    assert code == 0 and json.loads(out2) == json.loads(out), err
+    assert costly.count("/repos/octo/app/issues/comments") == 1
+    assert len([r for r in costly if r.startswith("/repos/octo/app/issues/")]) == 1 + 30

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -63,6 +64,9 @@ class DryRunGateway:
 
     def sticky_candidates(self, number: int) -> StickyCandidates:
         return self.inner.sticky_candidates(number)
+
+    def sweep_stickies(self, since: datetime) -> Iterator[list[tuple[int, RawComment]]]:
+        return self.inner.sweep_stickies(since)
 
     def recent_comment_authors(self) -> list[tuple[str, str]]:
         return self.inner.recent_comment_authors()

@@ -11,6 +11,7 @@ token, e.g. on fork PRs) and `GatewayError` for anything else that failed after 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
@@ -44,6 +45,7 @@ class ClosedPull(Frozen):
     number: int
     title: str = ""
     html_url: str = ""
+    created_at: datetime | None = None
     updated_at: datetime
     closed_at: datetime | None = None
     merged_at: datetime | None = None  # None: closed without merging
@@ -148,6 +150,13 @@ class Gateway(Protocol):
         """Every closed PR updated at or after `since` (`GET pulls?state=closed&sort=updated
         &direction=desc`, page after page until one reaches past `since`), newest update first.
         A PR merged or closed at or after `since` was updated then too, so none is missed."""
+        ...
+
+    def sweep_stickies(self, since: datetime) -> Iterator[list[tuple[int, RawComment]]]:
+        """The repository's conversation comments updated at or after `since`, newest update
+        first (`GET issues/comments?sort=updated&direction=desc&since=…`), one page (100) at a
+        time, as (issue or PR number, comment) for the sticky-like ones only (cut as in
+        `sticky_candidates`). The caller stops when it has what it needs; a failed page raises."""
         ...
 
     def sticky_candidates(self, number: int) -> StickyCandidates:

@@ -7,16 +7,16 @@
   304 reuses the cached copy and costs no primary rate limit (docs/github-platform.md §1.7). A
   cached *last* page that was full is re-requested unconditionally when it answers 304, since a
   304 carries no fresh Link header and would hide a new next page.
-* `get_ends` reads only a list's first and last page (the scorecard's sticky look-up), keeping
-  only what its `keep` returns of each item: those pages, and only those, can be exported and
-  imported (`--cache DIR`), since a cached copy of a page reused on a 304 must be the page.
+* `get_ends` reads only a list's first and last page, and `iter_pages` a list page by page as
+  its caller asks (the scorecard's sticky look-ups), keeping only what their `keep` returns of
+  each item: those pages, and only those, can be exported and imported (`--cache DIR`).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
@@ -43,10 +43,10 @@ class _End:
 
     etag: str | None
     items: list[Any]
-    last_url: str | None
+    link: str | None  # the page's onward link: `last` for a first page, `next` in a sweep
 
 
-_LAST_RE = re.compile(r'<([^>]*)>\s*;\s*rel="last"')
+_REL_RE = {rel: re.compile(rf'<([^>]*)>\s*;\s*rel="{rel}"') for rel in ("last", "next")}
 _PAGE_RE = re.compile(r"[?&]page=(\d+)")
 ENDS_VERSION = 1
 
@@ -126,6 +126,23 @@ class PagedReader:
                 break
         return items
 
+    def iter_pages(
+        self, url: str, endpoint: str, params: dict[str, Any], keep: Callable[[Any], Any | None]
+    ) -> Iterator[list[Any]]:
+        """A list endpoint page after page, each page's kept items as it arrives; the caller
+        may stop early. Pages are kept with their ETags like `get_ends`' (a 304 reuses the kept
+        items and the next link the page had)."""
+        next_url: str | None = f"{url}?{urlencode({**params, 'per_page': PER_PAGE})}"
+        seen: set[str] = set()
+        while next_url is not None:
+            what = f"read {endpoint}" + (f" page {len(seen) + 1}" if seen else "")
+            if next_url in seen or len(seen) >= MAX_PAGES:
+                raise GatewayError(f"could not {what}: pagination loops", endpoint=endpoint)
+            seen.add(next_url)
+            page = self._end(next_url, endpoint, what, self._ends.get(next_url), keep, rel="next")
+            next_url = page.link
+            yield list(page.items)
+
     # ------------------------------------------------------------------ first and last page
     def get_ends(
         self, url: str, endpoint: str, keep: Callable[[Any], Any | None]
@@ -135,15 +152,13 @@ class PagedReader:
         for unconditionally: a 304 carries no Link, and the last page may have moved."""
         first_url = f"{url}?{urlencode({'per_page': PER_PAGE})}"
         cached = self._ends.get(first_url)
-        reuse = cached if cached is not None and cached.last_url is None else None
-        first = self._end(first_url, endpoint, f"read {endpoint}", reuse, keep, first=True)
-        if first.last_url is None:
+        reuse = cached if cached is not None and cached.link is None else None
+        first = self._end(first_url, endpoint, f"read {endpoint}", reuse, keep, rel="last")
+        if first.link is None:
             return list(first.items), False
         last_what = f"read {endpoint} (last page)"
-        last = self._end(
-            first.last_url, endpoint, last_what, self._ends.get(first.last_url), keep, first=False
-        )
-        match = _PAGE_RE.search(first.last_url)
+        last = self._end(first.link, endpoint, last_what, self._ends.get(first.link), keep, rel="")
+        match = _PAGE_RE.search(first.link)
         skipped = match is None or int(match.group(1)) > 2
         return [*first.items, *last.items], skipped
 
@@ -155,26 +170,27 @@ class PagedReader:
         cached: _End | None,
         keep: Callable[[Any], Any | None],
         *,
-        first: bool,
+        rel: str,
     ) -> _End:
+        """One page, conditionally when cached; `rel`: the Link relation to keep ("": none)."""
         headers = {"If-None-Match": cached.etag} if cached is not None and cached.etag else None
         resp = self._http.send("GET", page_url, endpoint=endpoint, what=what, headers=headers)
         if resp.status == 304 and cached is not None:
             return cached
         page = self._parse_page(resp, endpoint, what, None)
-        last_url = None
-        match = _LAST_RE.search(resp.headers.get("link", "")) if first else None
+        link = None
+        match = _REL_RE[rel].search(resp.headers.get("link", "")) if rel else None
         if match:
-            last_url = self._checked_link(match.group(1), endpoint, what)
+            link = self._checked_link(match.group(1), endpoint, what)
         kept = [k for k in (keep(item) for item in page.items) if k is not None]
-        end = _End(page.etag, kept, last_url)
+        end = _End(page.etag, kept, link)
         self._ends[page_url] = end
         return end
 
     def export_ends(self) -> dict[str, Any]:
         """The first/last pages read so far, as JSON (for a cache across runs)."""
         pages = {
-            u: {"etag": e.etag, "items": e.items, "last": e.last_url}
+            u: {"etag": e.etag, "items": e.items, "link": e.link}
             for u, e in self._ends.items()
             if e.etag
         }
@@ -191,7 +207,7 @@ class PagedReader:
         for u, e in (pages if isinstance(pages, dict) else {}).items():
             if not isinstance(u, str) or not isinstance(e, dict):
                 continue
-            etag, items, last = e.get("etag"), e.get("items"), e.get("last")
+            etag, items, last = e.get("etag"), e.get("items"), e.get("link")
             if not isinstance(etag, str) or not isinstance(items, list):
                 continue
             if last is not None and not isinstance(last, str):

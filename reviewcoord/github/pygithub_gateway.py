@@ -13,7 +13,7 @@ The token never appears in an exception message or a log line of ours.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -124,6 +124,9 @@ class PyGithubGateway:
 
     def sticky_candidates(self, number: int) -> StickyCandidates:
         return self._reads.sticky_candidates(number)
+
+    def sweep_stickies(self, since: datetime) -> Iterator[list[tuple[int, RawComment]]]:
+        return self._reads.sweep_stickies(since)
 
     def recent_comment_authors(self) -> list[tuple[str, str]]:
         return self._reads.recent_comment_authors()

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-from datetime import datetime
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 from reviewcoord import rest
@@ -83,6 +84,18 @@ class Reads:
         except ValueError as exc:
             self._http.malformed(endpoint, "read pulls", str(exc))
         return [p for p in pulls if p.updated_at >= since]
+
+    def sweep_stickies(self, since: datetime) -> Iterator[list[tuple[int, RawComment]]]:
+        endpoint = "issues/comments"
+        stamp = since.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        params = {"sort": "updated", "direction": "desc", "since": stamp}
+        for kept in self._pages.iter_pages(self._url(endpoint), endpoint, params, _sticky_head):
+            try:
+                yield [
+                    (_issue_number(item), rest.raw_comment("issue_comment", item)) for item in kept
+                ]
+            except ValueError as exc:
+                self._http.malformed(endpoint, f"read {endpoint}", str(exc))
 
     def sticky_candidates(self, number: int) -> StickyCandidates:
         endpoint = f"issues/{number}/comments"
@@ -237,11 +250,21 @@ def _sticky_head(item: Any) -> dict[str, Any] | None:
     body = item.get("body")
     if not isinstance(body, str) or not body.lstrip().startswith(MARKER):
         return None
-    keys = ("id", "user", "html_url", "created_at", "updated_at")
+    keys = ("id", "user", "html_url", "issue_url", "created_at", "updated_at")
     head = "\n".join(body.replace("\r\n", "\n").lstrip().split("\n", 2)[:2])
     user = item.get("user")
     slim_user = {k: user.get(k) for k in ("login", "type")} if isinstance(user, dict) else user
     return {**{k: item.get(k) for k in keys}, "user": slim_user, "body": head + "\n"}
+
+
+def _issue_number(item: Any) -> int:
+    """The issue (or PR) a comment of the repository-wide list belongs to, from its
+    `issue_url` (`…/repos/{o}/{r}/issues/{n}`), or ValueError."""
+    url = item.get("issue_url") if isinstance(item, dict) else None
+    tail = url.rstrip("/").rsplit("/", 2) if isinstance(url, str) else []
+    if len(tail) != 3 or tail[1] != "issues" or not tail[2].isdigit():
+        raise ValueError("field 'issue_url' does not name an issue")
+    return int(tail[2])
 
 
 def check_run_ref(data: Any) -> CheckRunRef:

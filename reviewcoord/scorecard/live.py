@@ -2,10 +2,13 @@
 [--out FILE] [--cache DIR] [--as LOGIN]` against GitHub: the edge of the scorecard.
 
 Reads (docs/performance.md § Scorecard): the closed PRs, 100 a page, newest update first, until
-a page reaches past the window (`Gateway.list_closed_pulls`); then, for each PR merged in the
-window, our sticky from the first page of its conversation comments, and the last page too when
-there are more (`Gateway.sticky_candidates`: at most 2 requests a PR); plus `GET /user` once
-without `--as`. With `--cache DIR` those first and last pages are kept with their ETags across
+a page reaches past the window (`Gateway.list_closed_pulls`); then our stickies from the
+repository's conversation comments, 100 a page, newest update first (`Gateway.sweep_stickies`),
+for as long as each page finds at least one of them on average; then, for each merged PR whose
+sticky the sweep did not find, the first page of its conversation comments, and the last page
+too when there are more (`Gateway.sticky_candidates`). So at most 2 requests a PR, plus the list
+pages and one sweep page; usually far fewer (100 PRs' stickies in a few pages). Plus `GET /user`
+once without `--as`. With `--cache DIR` those first and last pages are kept with their ETags across
 runs: an unchanged page answers 304, which costs no rate limit. Any failed read fails the run
 (never a partial scorecard); the output file is replaced whole, never half-written.
 """
@@ -24,8 +27,9 @@ from typing import Any, TextIO
 
 from reviewcoord.cycles import ACTIONS_BOT
 from reviewcoord.errors import UsageError
-from reviewcoord.github.gateway import ClosedPull, Gateway
+from reviewcoord.github.gateway import ClosedPull, Gateway, StickyCandidates
 from reviewcoord.history import decode
+from reviewcoord.model import RawComment
 from reviewcoord.publish.sticky import ours
 from reviewcoord.render.safe import plain
 from reviewcoord.scorecard.figures import PrRecord, scorecard
@@ -138,25 +142,47 @@ class Bar:
             self.err.flush()
 
 
-def read_record(
-    gateway: Gateway, repo: str, login: str, number: int, note: Callable[[str], None]
+def _unjudged(number: int, login: str, found: StickyCandidates) -> str:
+    others = sorted({c.author_login for c in found.comments})
+    why = f"no sticky comment by {plain(login, 100)}"
+    if others:
+        why += f"; one by {plain(', '.join(others[:3]), 120)} is ignored (see --as)"
+    if found.skipped_pages:
+        why += " in its first and last page of comments (the pages between were not read)"
+    return f"#{number}: unjudged: {why}"
+
+
+def record_of(
+    repo: str, number: int, sticky: RawComment | None, note: Callable[[str], None]
 ) -> PrRecord:
-    """A merged PR and the record of our newest sticky (≤ 2 requests); without one, a note."""
-    found = gateway.sticky_candidates(number)
-    mine = ours(found.comments, login)
-    if not mine:
-        others = sorted({c.author_login for c in found.comments})
-        why = f"no sticky comment by {plain(login, 100)}"
-        if others:
-            why += f"; one by {plain(', '.join(others[:3]), 120)} is ignored (see --as)"
-        if found.skipped_pages:
-            why += " in its first and last page of comments (the pages between were not read)"
-        note(f"#{number}: unjudged: {why}")
+    """A merged PR and the record of our newest sticky (None: unjudged, with a note)."""
+    if sticky is None:
         return PrRecord(number=number, merged=True, record=None)
-    record, notice = decode(mine[0].body, repo=repo, pr=number)
+    record, notice = decode(sticky.body, repo=repo, pr=number)
     if record is None:
         note(f"#{number}: unjudged: {notice or 'our sticky comment carries no record'}")
     return PrRecord(number=number, merged=True, record=record)
+
+
+def sweep(
+    gateway: Gateway, login: str, since: datetime, wanted: Sequence[int]
+) -> dict[int, RawComment]:
+    """Our newest sticky of each wanted PR, from the repository's comments newest update first.
+    A sticky is last updated after its PR was opened, so `since` (the oldest wanted PR's
+    creation) reaches every one. A page must pay for itself: the sweep goes on only while it has
+    read no more pages than it found stickies, so it never costs more than the per-PR reads it
+    spares (module docstring, docs/performance.md § Scorecard)."""
+    want = set(wanted)
+    found: dict[int, RawComment] = {}
+    for pages, page in enumerate(gateway.sweep_stickies(since), start=1):
+        for number, comment in page:
+            if number in want and ours([comment], login):
+                kept = found.get(number)
+                if kept is None or comment.id > kept.id:
+                    found[number] = comment
+        if len(found) == len(want) or pages > len(found):
+            break
+    return found
 
 
 def read_pulls(
@@ -172,10 +198,22 @@ def read_pulls(
     merged = sorted((p for p in closed if p.merged_at is not None), key=lambda p: p.number)
     say(f"{len(merged)} merged PRs in the window ({len(closed) - len(merged)} closed unmerged)")
     out = [PrRecord(number=p.number, merged=False, record=None) for p in closed if not p.merged_at]
+    if not merged:
+        return out
+    opened = min((p.created_at or since for p in merged), default=since)
+    swept = sweep(gateway, login, min(opened, since), [p.number for p in merged])
+    say(f"{len(swept)} stickies found in the repository's comments; reading the other PRs")
     bar = Bar(err, len(merged))
     try:
         for done, pull in enumerate(merged, start=1):
-            out.append(read_record(gateway, repo, login, pull.number, say))
+            sticky = swept.get(pull.number)
+            if sticky is None:
+                found = gateway.sticky_candidates(pull.number)
+                mine = ours(found.comments, login)
+                sticky = mine[0] if mine else None
+                if sticky is None:
+                    say(_unjudged(pull.number, login, found))
+            out.append(record_of(repo, pull.number, sticky, say))
             bar.step(done)
     except BaseException:
         bar.abort()  # the error (never a partial scorecard) goes on a line of its own

@@ -981,7 +981,9 @@ class FakeGitHub:
                 if m == "POST":
                     return self._create_issue_comment(ctx, number)
             if n == 2 and rest[1] == "comments" and m == "GET":
-                return self._paginate(ctx, self._sorted(ctx, list(self._issue_comments)))
+                since = dict(ctx.query).get("since")  # updated at or after (ISO 8601, Z)
+                items = [c for c in self._issue_comments if not since or c["updated_at"] >= since]
+                return self._paginate(ctx, self._sorted(ctx, items))
             if n == 3 and rest[1] == "comments" and rest[2].isdigit():
                 return self._issue_comment_by_id(ctx, int(rest[2]))
         if head == "statuses" and n == 2 and m == "POST":
