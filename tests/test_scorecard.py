@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from reviewcoord.errors import UsageError
+from reviewcoord.errors import GatewayError, UsageError
 from reviewcoord.history import BotRun, Entry, History, decode, encode
 from reviewcoord.ingest import Ingested, ingest
 from reviewcoord.model import BotStatus, Source, Verdict, VerdictFinding
@@ -419,7 +419,7 @@ def test_interface_example_has_the_golden_shape() -> None:
         assert f"`{field}`" in section, field
 
 
-def test_the_sweep_pays_for_itself_or_stops() -> None:
+def test_the_sweep_is_read_through_only_when_it_is_cheaper() -> None:
     with FakeGitHub() as fake:
         for pr in range(1, 31):
             merged(fake, pr)
@@ -430,10 +430,11 @@ def test_the_sweep_pays_for_itself_or_stops() -> None:
         cheap = [r.route for r in fake.request_log()[before:]]
         assert code == 0 and json.loads(out)["unjudged"] == [], err
         assert cheap.count("/repos/octo/app/issues/comments") == 1 and len(cheap) == 2
-        # Then a flood of newer comments elsewhere: the first page finds no sticky, the sweep
-        # stops, and every PR is read on its own (never more than 2 requests a PR in all).
+        # Then a flood of newer comments elsewhere: 11 pages to sweep for 30 PRs is more than one
+        # page per 4 PRs, so the sweep stops after its first page and every PR is read on its
+        # own (never more than 2 requests a PR).
         fake.add_issue(999)
-        for n in range(300):
+        for n in range(1000):
             fake.add_issue_comment(999, login="chatty", user_type="User", body=f"hi {n}")
         before = len(fake.request_log())
         code, out2, err = run(fake, "--as", ACTIONS_LOGIN)
@@ -441,3 +442,38 @@ def test_the_sweep_pays_for_itself_or_stops() -> None:
     assert code == 0 and json.loads(out2) == json.loads(out), err
     assert costly.count("/repos/octo/app/issues/comments") == 1
     assert len([r for r in costly if r.startswith("/repos/octo/app/issues/")]) == 1 + 30
+
+
+def test_a_sweep_of_a_few_pages_is_read_through_past_newer_comments() -> None:
+    with FakeGitHub() as fake:
+        for pr in range(1, 41):
+            merged(fake, pr)
+            fake.add_issue_comment(pr, login=ACTIONS_LOGIN, body=sticky(pr, []))
+            fake.close_pull(pr, merged=True)
+        fake.add_issue(999)
+        for n in range(250):  # newer: the first 2 pages hold no sticky; 3 pages ≤ 40 / 4
+            fake.add_issue_comment(999, login="chatty", user_type="User", body=f"hi {n}")
+        before = len(fake.request_log())
+        code, out, err = run(fake, "--as", ACTIONS_LOGIN)
+        routes = [r.route for r in fake.request_log()[before:]]
+    assert code == 0 and json.loads(out)["unjudged"] == [], err
+    sweep = [r for r in routes if r.endswith("/issues/comments")]  # page 2+: /repositories/…
+    assert len(sweep) == 3 and len(routes) == 4
+
+
+def test_a_run_cut_short_by_the_rate_limit_keeps_its_cache(tmp_path: Path) -> None:
+    with FakeGitHub() as fake:
+        for pr in (1, 2):
+            merged(fake, pr)
+            fake.close_pull(pr, merged=True)  # no stickies: the sweep finds none, per-PR reads
+        fake.inject("GET", r"/issues/2/comments", status=403, times=100, exhausted=True)
+        with pytest.raises(GatewayError, match="rate limit exhausted"):
+            run(fake, "--as", ACTIONS_LOGIN, "--cache", str(tmp_path))
+        fake.clear_faults()
+        before = len(fake.request_log())
+        code, out, err = run(fake, "--as", ACTIONS_LOGIN, "--cache", str(tmp_path))
+        again = {r.route: r.status for r in fake.request_log()[before:]}
+    assert code == 0, err
+    assert again["/repos/octo/app/issues/1/comments"] == 304  # read before the limit: free now
+    assert again["/repos/octo/app/issues/2/comments"] == 200
+    assert json.loads(out)["unjudged"] == [1, 2]

@@ -23,6 +23,7 @@ from reviewcoord.github.gateway import (
     ReviewThread,
     StatusState,
     StickyCandidates,
+    SweepPage,
 )
 from reviewcoord.model import RawComment
 
@@ -65,7 +66,7 @@ class DryRunGateway:
     def sticky_candidates(self, number: int) -> StickyCandidates:
         return self.inner.sticky_candidates(number)
 
-    def sweep_stickies(self, since: datetime) -> Iterator[list[tuple[int, RawComment]]]:
+    def sweep_stickies(self, since: datetime) -> Iterator[SweepPage]:
         return self.inner.sweep_stickies(since)
 
     def recent_comment_authors(self) -> list[tuple[str, str]]:

@@ -59,6 +59,15 @@ class StickyCandidates(Frozen):
     skipped_pages: bool = False
 
 
+class SweepPage(Frozen):
+    """One page of `Gateway.sweep_stickies`: its sticky-like comments with the number of the
+    issue or PR each is on, and, on the first page, how many pages the sweep has (None when
+    GitHub does not say)."""
+
+    comments: tuple[tuple[int, RawComment], ...] = ()
+    pages: int | None = None
+
+
 class IssueComment(Frozen):
     """An issue comment as far as the sticky publisher cares."""
 
@@ -152,11 +161,11 @@ class Gateway(Protocol):
         A PR merged or closed at or after `since` was updated then too, so none is missed."""
         ...
 
-    def sweep_stickies(self, since: datetime) -> Iterator[list[tuple[int, RawComment]]]:
+    def sweep_stickies(self, since: datetime) -> Iterator[SweepPage]:
         """The repository's conversation comments updated at or after `since`, newest update
         first (`GET issues/comments?sort=updated&direction=desc&since=…`), one page (100) at a
-        time, as (issue or PR number, comment) for the sticky-like ones only (cut as in
-        `sticky_candidates`). The caller stops when it has what it needs; a failed page raises."""
+        time, the sticky-like ones only (cut as in `sticky_candidates`). The caller stops when it
+        has what it needs; a failed page raises."""
         ...
 
     def sticky_candidates(self, number: int) -> StickyCandidates:

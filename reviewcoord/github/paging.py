@@ -43,12 +43,20 @@ class _End:
 
     etag: str | None
     items: list[Any]
-    link: str | None  # the page's onward link: `last` for a first page, `next` in a sweep
+    next_url: str | None  # its Link `rel="next"` and `rel="last"`, when there are more pages
+    last_url: str | None
+
+    def pages(self) -> int | None:
+        """How many pages the list had when this one was read (from `last`; None: unknown)."""
+        if self.last_url is None:
+            return None
+        match = _PAGE_RE.search(self.last_url)
+        return int(match.group(1)) if match else None
 
 
 _REL_RE = {rel: re.compile(rf'<([^>]*)>\s*;\s*rel="{rel}"') for rel in ("last", "next")}
 _PAGE_RE = re.compile(r"[?&]page=(\d+)")
-ENDS_VERSION = 1
+ENDS_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -128,20 +136,25 @@ class PagedReader:
 
     def iter_pages(
         self, url: str, endpoint: str, params: dict[str, Any], keep: Callable[[Any], Any | None]
-    ) -> Iterator[list[Any]]:
-        """A list endpoint page after page, each page's kept items as it arrives; the caller
-        may stop early. Pages are kept with their ETags like `get_ends`' (a 304 reuses the kept
-        items and the next link the page had)."""
+    ) -> Iterator[tuple[list[Any], int | None]]:
+        """A list endpoint page after page: each page's kept items as it arrives, and how many
+        pages the list has (from the page's Link `last`; None past the first page or when it
+        does not say). The caller may stop early. Pages are kept with their ETags like
+        `get_ends`' (a 304 reuses the kept items and the links the page had)."""
         next_url: str | None = f"{url}?{urlencode({**params, 'per_page': PER_PAGE})}"
         seen: set[str] = set()
         while next_url is not None:
             what = f"read {endpoint}" + (f" page {len(seen) + 1}" if seen else "")
             if next_url in seen or len(seen) >= MAX_PAGES:
                 raise GatewayError(f"could not {what}: pagination loops", endpoint=endpoint)
+            first = not seen
             seen.add(next_url)
-            page = self._end(next_url, endpoint, what, self._ends.get(next_url), keep, rel="next")
-            next_url = page.link
-            yield list(page.items)
+            page = self._end(next_url, endpoint, what, self._ends.get(next_url), keep)
+            next_url = page.next_url
+            total = None
+            if first:  # a single page has no `last` link: it is the only one
+                total = page.pages() if page.next_url is not None else 1
+            yield list(page.items), total
 
     # ------------------------------------------------------------------ first and last page
     def get_ends(
@@ -152,15 +165,15 @@ class PagedReader:
         for unconditionally: a 304 carries no Link, and the last page may have moved."""
         first_url = f"{url}?{urlencode({'per_page': PER_PAGE})}"
         cached = self._ends.get(first_url)
-        reuse = cached if cached is not None and cached.link is None else None
-        first = self._end(first_url, endpoint, f"read {endpoint}", reuse, keep, rel="last")
-        if first.link is None:
+        reuse = cached if cached is not None and cached.last_url is None else None
+        first = self._end(first_url, endpoint, f"read {endpoint}", reuse, keep)
+        if first.last_url is None:
             return list(first.items), False
         last_what = f"read {endpoint} (last page)"
-        last = self._end(first.link, endpoint, last_what, self._ends.get(first.link), keep, rel="")
-        match = _PAGE_RE.search(first.link)
-        skipped = match is None or int(match.group(1)) > 2
-        return [*first.items, *last.items], skipped
+        cached_last = self._ends.get(first.last_url)
+        last = self._end(first.last_url, endpoint, last_what, cached_last, keep)
+        pages = first.pages()
+        return [*first.items, *last.items], pages is None or pages > 2
 
     def _end(
         self,
@@ -169,28 +182,27 @@ class PagedReader:
         what: str,
         cached: _End | None,
         keep: Callable[[Any], Any | None],
-        *,
-        rel: str,
     ) -> _End:
-        """One page, conditionally when cached; `rel`: the Link relation to keep ("": none)."""
+        """One page, conditionally when cached, its items kept by `keep`, with its links."""
         headers = {"If-None-Match": cached.etag} if cached is not None and cached.etag else None
         resp = self._http.send("GET", page_url, endpoint=endpoint, what=what, headers=headers)
         if resp.status == 304 and cached is not None:
             return cached
         page = self._parse_page(resp, endpoint, what, None)
-        link = None
-        match = _REL_RE[rel].search(resp.headers.get("link", "")) if rel else None
-        if match:
-            link = self._checked_link(match.group(1), endpoint, what)
+        links: dict[str, str] = {}
+        for rel, pattern in _REL_RE.items():
+            match = pattern.search(resp.headers.get("link", ""))
+            if match:
+                links[rel] = self._checked_link(match.group(1), endpoint, what)
         kept = [k for k in (keep(item) for item in page.items) if k is not None]
-        end = _End(page.etag, kept, link)
+        end = _End(page.etag, kept, links.get("next"), links.get("last"))
         self._ends[page_url] = end
         return end
 
     def export_ends(self) -> dict[str, Any]:
         """The first/last pages read so far, as JSON (for a cache across runs)."""
         pages = {
-            u: {"etag": e.etag, "items": e.items, "link": e.link}
+            u: {"etag": e.etag, "items": e.items, "next": e.next_url, "last": e.last_url}
             for u, e in self._ends.items()
             if e.etag
         }
@@ -207,14 +219,15 @@ class PagedReader:
         for u, e in (pages if isinstance(pages, dict) else {}).items():
             if not isinstance(u, str) or not isinstance(e, dict):
                 continue
-            etag, items, last = e.get("etag"), e.get("items"), e.get("link")
+            etag, items = e.get("etag"), e.get("items")
+            links = [e.get("next"), e.get("last")]
             if not isinstance(etag, str) or not isinstance(items, list):
                 continue
-            if last is not None and not isinstance(last, str):
+            if not all(x is None or (isinstance(x, str) and self._same_origin(x)) for x in links):
                 continue
-            if not self._same_origin(u) or (last is not None and not self._same_origin(last)):
+            if not self._same_origin(u):
                 continue
-            self._ends[u] = _End(etag, items, last)
+            self._ends[u] = _End(etag, items, links[0], links[1])
             loaded += 1
         return loaded
 

@@ -32,6 +32,7 @@ from reviewcoord.github.gateway import (
     ReviewThread,
     StatusState,
     StickyCandidates,
+    SweepPage,
 )
 from reviewcoord.github.paging import PagedReader
 from reviewcoord.github.reads import Reads
@@ -125,7 +126,7 @@ class PyGithubGateway:
     def sticky_candidates(self, number: int) -> StickyCandidates:
         return self._reads.sticky_candidates(number)
 
-    def sweep_stickies(self, since: datetime) -> Iterator[list[tuple[int, RawComment]]]:
+    def sweep_stickies(self, since: datetime) -> Iterator[SweepPage]:
         return self._reads.sweep_stickies(since)
 
     def recent_comment_authors(self) -> list[tuple[str, str]]:

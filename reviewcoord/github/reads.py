@@ -22,6 +22,7 @@ from reviewcoord.github.gateway import (
     Permission,
     PullInfo,
     StickyCandidates,
+    SweepPage,
 )
 from reviewcoord.github.paging import PagedReader
 from reviewcoord.github.transport import PER_PAGE, Response, Transport
@@ -85,17 +86,17 @@ class Reads:
             self._http.malformed(endpoint, "read pulls", str(exc))
         return [p for p in pulls if p.updated_at >= since]
 
-    def sweep_stickies(self, since: datetime) -> Iterator[list[tuple[int, RawComment]]]:
+    def sweep_stickies(self, since: datetime) -> Iterator[SweepPage]:
         endpoint = "issues/comments"
         stamp = since.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         params = {"sort": "updated", "direction": "desc", "since": stamp}
-        for kept in self._pages.iter_pages(self._url(endpoint), endpoint, params, _sticky_head):
+        pages = self._pages.iter_pages(self._url(endpoint), endpoint, params, _sticky_head)
+        for kept, total in pages:
             try:
-                yield [
-                    (_issue_number(item), rest.raw_comment("issue_comment", item)) for item in kept
-                ]
+                found = [(_issue_number(i), rest.raw_comment("issue_comment", i)) for i in kept]
             except ValueError as exc:
                 self._http.malformed(endpoint, f"read {endpoint}", str(exc))
+            yield SweepPage(comments=tuple(found), pages=total)
 
     def sticky_candidates(self, number: int) -> StickyCandidates:
         endpoint = f"issues/{number}/comments"

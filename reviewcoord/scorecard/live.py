@@ -38,6 +38,7 @@ from reviewcoord.terminal import Parser
 
 DEFAULT_DAYS = 90
 PROGRESS_OVER = 20  # a progress bar for more PRs than this
+SWEEP_SHARE = 4  # the sweep is read through when it has at most 1 page per 4 merged PRs
 FORMATS = tuple(RENDERERS)
 _SUFFIX_FORMAT = {".json": "json", ".csv": "csv", ".svg": "svg", ".txt": "table"}
 
@@ -169,18 +170,21 @@ def sweep(
 ) -> dict[int, RawComment]:
     """Our newest sticky of each wanted PR, from the repository's comments newest update first.
     A sticky is last updated after its PR was opened, so `since` (the oldest wanted PR's
-    creation) reaches every one. A page must pay for itself: the sweep goes on only while it has
-    read no more pages than it found stickies, so it never costs more than the per-PR reads it
-    spares (module docstring, docs/performance.md § Scorecard)."""
+    creation) reaches every one. Read on past its first page only when the whole sweep has at
+    most one page per SWEEP_SHARE wanted PRs (its first page says how many it has): then it
+    costs at most that share of the per-PR reads it spares, and it stops once it has them all."""
     want = set(wanted)
     found: dict[int, RawComment] = {}
-    for pages, page in enumerate(gateway.sweep_stickies(since), start=1):
-        for number, comment in page:
+    limit = max(1, len(want) // SWEEP_SHARE)
+    for number_of_page, page in enumerate(gateway.sweep_stickies(since), start=1):
+        for number, comment in page.comments:
             if number in want and ours([comment], login):
                 kept = found.get(number)
                 if kept is None or comment.id > kept.id:
                     found[number] = comment
-        if len(found) == len(want) or pages > len(found):
+        if len(found) == len(want):
+            break
+        if number_of_page == 1 and (page.pages is None or page.pages > limit):
             break
     return found
 
@@ -288,10 +292,14 @@ def run_scorecard(
         load_cache(gateway, cache, say)
     login = args.login or gateway.whoami() or ACTIONS_BOT
     say(f"PRs of {repo} merged {since:%Y-%m-%d %H:%M} … {until:%Y-%m-%d %H:%M} UTC")
-    pulls = read_pulls(gateway, repo, login, since, until, err)
+    try:
+        pulls = read_pulls(gateway, repo, login, since, until, err)
+    finally:
+        # Kept even when a read failed (a rate limit spent, say): the next run pays nothing for
+        # the pages read so far that did not change.
+        if cache is not None:
+            write_whole(cache, json.dumps(gateway.cached_pages(), separators=(",", ":")))
     text = RENDERERS[fmt](scorecard(repo, since, until, pulls))
-    if cache is not None:
-        write_whole(cache, json.dumps(gateway.cached_pages(), separators=(",", ":")))
     limited = getattr(gateway, "rate_limited_count", gateway.request_count)
     say(f"{gateway.request_count} API requests ({limited} rate-limited)")
     if args.out:
