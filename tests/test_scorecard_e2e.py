@@ -1,7 +1,8 @@
 """`reviewcoord scorecard` end to end: PRs judged by the Action (`python entrypoint.py`, a fresh
 process a run, through their review cycles) on the fake GitHub, then scored from their stickies.
 The figures must match what happened: a finding fixed by a push, one accepted by a maintainer,
-one left open at merge (merged over a block), a reviewer out of quota, an open PR excluded, a
+one left open at merge (merged over a block), one corroborated by a second reviewer, a reviewer
+out of quota, an open PR excluded, a
 closed-unmerged PR counted apart, a merged PR never judged listed as unjudged. The JSON, table,
 CSV and SVG of that repository are the goldens."""
 
@@ -31,6 +32,7 @@ BUG_COMMIT = "16bb91031364200d101c932819f3101bf4285770"
 INPUTS = {"expected-bots": "cursor,codex"}
 WINDOW = ["--since", "2026-01-01", "--until", "2026-01-31"]
 SVG_NS = "{http://www.w3.org/2000/svg}"
+Z25_TITLE = "Guard reverse TypedDict comparison with cycle detector"  # Codex's Z25
 
 
 def sha(pr: int, n: int) -> str:
@@ -140,6 +142,22 @@ def build(fake: FakeGitHub, tmp: Path) -> Repo:
     assert repo.judge(14).outputs["gate"] == "go"
     fake.close_pull(14, merged=True)
 
+    # 18: Codex and Bugbot report one issue at one place (Bugbot's real body, its title made
+    # Codex's), both fixed by the next push: corroborated, and likely fixed.
+    head = repo.open(18)
+    fake.add_review_comment(
+        18, login=CODEX, body=body("Z25"), path="src/app.py", line=7, created_at=repo.later(head, 9)
+    )
+    same = body("C_jdx12718_lock156").replace(BUG_COMMIT, head)
+    same = same.replace("Lockfile points aube at unofficial repo", Z25_TITLE, 1)
+    fake.add_review_comment(18, login=CURSOR, body=same, path="src/app.py", line=7, commit_id=head)
+    assert repo.judge(18).outputs["gate"] == "block"
+    fake.push(18, sha(18, 2), ["src/app.py"])
+    repo.cursor_clean(18, sha(18, 2))
+    repo.codex_clean(18, sha(18, 2))
+    assert repo.judge(18).outputs["gate"] == "go"
+    fake.close_pull(18, merged=True)
+
     # 15: still open, with a finding: not part of the figures.
     head = repo.open(15)
     repo.cursor_bug(15, head)
@@ -186,7 +204,7 @@ def reviewer(data: dict[str, Any], bot: str) -> dict[str, Any]:
 
 def test_repository_figures_match_what_happened(judged: FakeGitHub) -> None:
     data = card(judged)
-    assert data["prs"] == 5  # 11, 12, 13, 14, 17; the open 15 is not counted
+    assert data["prs"] == 6  # 11, 12, 13, 14, 17, 18; the open 15 is not counted
     assert data["closed_unmerged"] == 1  # 16
     assert data["merged_over_block"] == [13]
     assert data["unjudged"] == [17]
@@ -196,25 +214,26 @@ def test_repository_figures_match_what_happened(judged: FakeGitHub) -> None:
 
 def test_bugbot_figures(judged: FakeGitHub) -> None:
     r = reviewer(card(judged), "cursor")
-    assert r["findings"] == {"total": 2, "critical": 2, "medium": 0, "low": 0}
-    assert r["likely_fixed"] == 1  # PR 11, fixed by the push
+    assert r["findings"] == {"total": 3, "critical": 3, "medium": 0, "low": 0}
+    assert r["likely_fixed"] == 2  # PRs 11 and 18, fixed by a push
     assert r["accepted"] == 1 and r["by_kind"] == {"wontfix": 1, "by-design": 0, "follow-up": 0}
     assert r["awaiting"] == 0 and r["open_at_merge"] == 0
-    assert r["acted_on"] == 0.5
-    assert r["prs_expected"] == 4 and r["prs_reviewed"] == 4  # 11 12 13 14 (not the open 15)
+    assert r["acted_on"] == 0.667
+    assert r["prs_expected"] == 5 and r["prs_reviewed"] == 5  # 11-14, 18 (not the open 15)
     assert r["failed"] == 0 and r["skipped"] == 0 and r["unreadable"] == 0
-    assert r["corroborated"] == 0 and r["unique"] == 2
-    assert r["median_minutes_to_review"] == 7.0  # of 4, 10, 6, 8 (PRs 11, 12, 13, 14)
+    assert r["corroborated"] == 1 and r["unique"] == 2  # PR 18's, with Codex
+    assert r["median_minutes_to_review"] == 6.0  # of 4, 10, 6, 8, 0 (PRs 11-14, 18)
 
 
 def test_codex_figures(judged: FakeGitHub) -> None:
     r = reviewer(card(judged), "codex")
-    assert r["findings"] == {"total": 1, "critical": 1, "medium": 0, "low": 0}
-    assert r["open_at_merge"] == 1 and r["likely_fixed"] == 0 and r["accepted"] == 0
-    assert r["acted_on"] == 0.0
+    assert r["findings"] == {"total": 2, "critical": 2, "medium": 0, "low": 0}
+    assert r["open_at_merge"] == 1 and r["likely_fixed"] == 1 and r["accepted"] == 0
+    assert r["acted_on"] == 0.5
+    assert r["corroborated"] == 1 and r["unique"] == 1  # PR 18's, with Bugbot
     assert r["failed"] == 1  # PR 14: usage limits reached
-    assert r["prs_expected"] == 4 and r["prs_reviewed"] == 3
-    assert r["median_minutes_to_review"] == 3.0  # of 3, 3, 20 (PRs 11, 12, 13)
+    assert r["prs_expected"] == 5 and r["prs_reviewed"] == 4
+    assert r["median_minutes_to_review"] == 6.0  # of 3, 3, 20, 9 (PRs 11, 12, 13, 18)
 
 
 def test_cost_is_the_list_pages_plus_at_most_two_requests_a_pr(judged: FakeGitHub) -> None:
@@ -225,7 +244,7 @@ def test_cost_is_the_list_pages_plus_at_most_two_requests_a_pr(judged: FakeGitHu
     assert routes == [
         "/user",  # who we are (no --as)
         "/repos/octo/app/pulls",  # one page of closed PRs
-        "/repos/octo/app/issues/comments",  # one page of the repository's comments: 4 stickies
+        "/repos/octo/app/issues/comments",  # one page of the repository's comments: 5 stickies
         "/repos/octo/app/issues/17/comments",  # the PR whose sticky it did not find
     ]
 
@@ -263,12 +282,12 @@ def test_svg_is_xml_with_a_bar_per_reviewer(judged: FakeGitHub) -> None:
     groups = root.findall(f"{SVG_NS}g")
     assert len(groups) == 2
     texts = ["".join(t.itertext()) for t in root.iter(f"{SVG_NS}text")]
-    assert any("acted on 50% · no failures" in t for t in texts)
-    assert any("acted on 0% · 1 failed" in t for t in texts)
+    assert any("acted on 67% · no failures" in t for t in texts)
+    assert any("acted on 50% · 1 failed" in t for t in texts)
 
 
 def test_progress_bar_only_past_twenty_prs(judged: FakeGitHub) -> None:
     _code, _out, err = scorecard(judged, "--format", "json")
     assert "scorecard: [" not in err  # five PRs: no bar
-    assert "5 merged PRs in the window (1 closed unmerged)" in err
+    assert "6 merged PRs in the window (1 closed unmerged)" in err
     assert "#17: unjudged: no sticky comment by github-actions[bot]" in err

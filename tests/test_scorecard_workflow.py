@@ -72,3 +72,8 @@ def test_it_scores_with_the_cache_and_keeps_one_issue_by_marker_and_author() -> 
 def test_the_readme_chart_is_the_golden_one() -> None:
     golden = ROOT / "tests/golden/scorecard/repo.svg"
     assert (ROOT / "docs/scorecard.svg").read_text() == golden.read_text()
+
+
+def test_the_readme_table_is_the_golden_one() -> None:
+    golden = (ROOT / "tests/golden/scorecard/repo.txt").read_text(encoding="utf-8")
+    assert f"```text\n{golden}```" in (ROOT / "README.md").read_text(encoding="utf-8")
