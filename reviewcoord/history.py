@@ -238,7 +238,11 @@ def bound(history: History, limit: int = HISTORY_LIMIT) -> tuple[History, int]:
 
     def build() -> History:
         findings = [e for i, e in enumerate(history.findings) if i in keep]
-        return history.model_copy(update={**state, "findings": findings})
+        update: dict[str, object] = {**state, "findings": findings}
+        if history.corroborated is not None:  # only for the entries kept
+            held = {e.stable_id for e in findings}
+            update["corroborated"] = [sid for sid in history.corroborated if sid in held]
+        return history.model_copy(update=update)
 
     if len(encode(build())) <= limit:
         return build(), 0

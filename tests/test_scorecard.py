@@ -477,3 +477,20 @@ def test_a_run_cut_short_by_the_rate_limit_keeps_its_cache(tmp_path: Path) -> No
     assert again["/repos/octo/app/issues/1/comments"] == 304  # read before the limit: free now
     assert again["/repos/octo/app/issues/2/comments"] == 200
     assert json.loads(out)["unjudged"] == [1, 2]
+
+
+def test_the_bound_keeps_corroborations_only_for_the_entries_it_keeps() -> None:
+    from reviewcoord.history import bound
+
+    import hashlib
+
+    def title(i: int) -> str:  # incompressible, so the record needs cutting
+        return hashlib.sha256(str(i).encode()).hexdigest() * 3
+
+    many = [entry(f"codex-{i:012x}", "likely_fixed", title=title(i)) for i in range(600)]
+    sids = [e.stable_id for e in many]
+    rec = record(1, many, corroborated=sids, bots={"codex": BotRun(expected=True)})
+    cut, dropped = bound(rec)
+    assert dropped > 0 and len(encode(cut)) <= 20_000
+    kept = {e.stable_id for e in cut.findings}
+    assert cut.corroborated == [s for s in sids if s in kept] and cut.bots == rec.bots
