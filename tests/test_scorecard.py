@@ -5,6 +5,7 @@ at the window, the cache, forged and foreign stickies) against the fake GitHub."
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import xml.etree.ElementTree as ET
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from reviewcoord.errors import GatewayError, UsageError
-from reviewcoord.history import BotRun, Entry, History, decode, encode
+from reviewcoord.history import BotRun, Entry, History, bound, decode, encode
 from reviewcoord.ingest import Ingested, ingest
 from reviewcoord.model import BotStatus, Source, Verdict, VerdictFinding
 from reviewcoord.runs import next_corroborated, next_runs
@@ -480,10 +481,6 @@ def test_a_run_cut_short_by_the_rate_limit_keeps_its_cache(tmp_path: Path) -> No
 
 
 def test_the_bound_keeps_corroborations_only_for_the_entries_it_keeps() -> None:
-    from reviewcoord.history import bound
-
-    import hashlib
-
     def title(i: int) -> str:  # incompressible, so the record needs cutting
         return hashlib.sha256(str(i).encode()).hexdigest() * 3
 
