@@ -67,6 +67,7 @@ def test_it_scores_with_the_cache_and_keeps_one_issue_by_marker_and_author() -> 
     assert "creator=github-actions%5Bbot%5D" in script and "startswith(env.MARKER)" in script
     assert "gh issue edit" in script and "gh issue create" in script
     assert "${{" not in script  # every value comes in through env:
+    assert not any("checkout" in str(s.get("uses", "")) for s in steps)  # no code is run
 
 
 def test_the_readme_chart_is_the_golden_one() -> None:
