@@ -5,6 +5,7 @@ and builds real clients. Every ReviewCoordError becomes one line on stderr and a
     reviewcoord <pr> --repo OWNER/NAME [--settle fast|full|none] [--format …] [--dry-run] …
     reviewcoord snapshot <pr> --repo OWNER/NAME > pr.json
     reviewcoord status --repo OWNER/NAME [--format table|json]
+    reviewcoord scorecard --repo OWNER/NAME [--since DATE] [--until DATE] [--format …] [--out FILE]
     (no arguments, GITHUB_ACTIONS=true)  run as the GitHub Action
     python -m reviewcoord …              the same (reviewcoord/__main__.py)
 
@@ -45,6 +46,7 @@ _DEFAULTS = Settings()
 USAGE = """%(prog)s [-h] [--version] <pr> [options]
        %(prog)s snapshot <pr> --repo OWNER/NAME > pr.json
        %(prog)s status --repo OWNER/NAME [--format table|json]
+       %(prog)s scorecard --repo OWNER/NAME [--since DATE] [--format table|json|csv|svg]
        %(prog)s            (no arguments, inside GitHub Actions: run as the Action)"""
 
 
@@ -55,7 +57,9 @@ def _build_parser() -> argparse.ArgumentParser:
         description="Judge the AI reviewers' comments on a PR: one verdict, one merge gate.",
         epilog="Subcommands: 'reviewcoord snapshot <pr> --repo OWNER/NAME > pr.json' saves a PR "
         "for --replay ('reviewcoord snapshot --help'); 'reviewcoord status --repo OWNER/NAME' "
-        "lists every open PR's last verdict ('reviewcoord status --help'). Run with no "
+        "lists every open PR's last verdict ('reviewcoord status --help'); 'reviewcoord scorecard "
+        "--repo OWNER/NAME' scores the reviewers over the merged PRs ('reviewcoord scorecard "
+        "--help'). Run with no "
         "arguments inside GitHub Actions to act as the Action. Output: on a terminal, without "
         "--format, the verdict in plain text (colour unless NO_COLOR is set); otherwise "
         f"--format (default {_DEFAULTS.format}).",
@@ -295,6 +299,10 @@ def main(
             from reviewcoord.status_live import run_status
 
             return run_status(args_list[1:], env, out, sys.stderr)
+        if args_list and args_list[0] == "scorecard":
+            from reviewcoord.scorecard.live import run_scorecard
+
+            return run_scorecard(args_list[1:], env, out, sys.stderr)
         args = _build_parser().parse_args(args_list)
         if args.replay:
             return run_replay(args, out, env)

@@ -97,6 +97,22 @@ class Entry(_Model):
     first_level: Level | None = Field(None, alias="l0")
 
 
+class BotRun(_Model):
+    """What one reviewer did on this PR, accumulated over every run that judged it (the
+    scorecard's figures; reviewcoord/runs.py builds it). Each flag is "on some head"."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    expected: bool = Field(False, alias="e")  # expected (or required) on a head we judged
+    reviewed: bool = Field(False, alias="r")  # its state was `reviewed` at a run's end
+    failed: bool = Field(False, alias="f")  # `failed`: an error, a quota, no credits
+    skipped: bool = Field(False, alias="s")  # `skipped`: it declined the PR
+    unreadable: bool = Field(False, alias="u")  # a comment of it we could not read in full
+    # Minutes from the head's arrival (its commit time) to its first review of that head, on
+    # the first head where both times were known; None when never measured.
+    minutes: float | None = Field(None, alias="m", ge=0)
+
+
 class CommandOutcome(_Model):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -114,7 +130,8 @@ class Revision(_Model):
 
 
 class History(_Model):
-    """The record (serialised with the v1 short keys `fp`, `cmds`, `ht`, `exp`, `pnd`, `unr`)."""
+    """The record (serialised with the v1 short keys `fp`, `cmds`, `ht`, `exp`, `pnd`, `unr`,
+    `bt`, `co`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -152,6 +169,10 @@ class History(_Model):
     # without re-judging); None in records written before they existed.
     pending: list[str] | None = Field(None, alias="pnd")
     unreviewed: list[str] | None = Field(None, alias="unr")
+    # Optional too (module docstring): per reviewer key, what it did over the runs; and the base
+    # stable ids of findings that another reviewer reported as the same issue in some cycle.
+    bots: dict[BotKey, BotRun] | None = Field(None, alias="bt")
+    corroborated: list[str] | None = Field(None, alias="co")
 
     @property
     def last_head(self) -> str | None:
@@ -247,7 +268,11 @@ def bound(history: History, limit: int = HISTORY_LIMIT) -> tuple[History, int]:
 
     def build() -> History:
         findings = [e for i, e in enumerate(history.findings) if i in keep]
-        return history.model_copy(update={**state, "findings": findings})
+        update: dict[str, object] = {**state, "findings": findings}
+        if history.corroborated is not None:  # only for the entries kept
+            held = {e.stable_id for e in findings}
+            update["corroborated"] = [sid for sid in history.corroborated if sid in held]
+        return history.model_copy(update=update)
 
     if len(encode(build())) <= limit:
         return build(), 0

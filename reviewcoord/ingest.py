@@ -61,6 +61,11 @@ class Ingested:
     # Authors who are not the reviewer their login spells (a user account `claude`): login →
     # the bot key it imitates. Their comments are a person's; the sticky names them once.
     impostors: dict[str, BotKey] = field(default_factory=dict)
+    # For the record's per-reviewer tally (reviewcoord/runs.py): when each bot first signalled a
+    # finished review of the head (GitHub's created/submitted time), and the bots with a comment
+    # their parser could not read in full (a parse note of theirs).
+    reviewed_at: dict[BotKey, datetime] = field(default_factory=dict)
+    unreadable: frozenset[BotKey] = frozenset()
 
     def state(self, bot: BotKey) -> BotState:
         status = self.bots.get(bot)
@@ -221,6 +226,8 @@ def ingest(
     signals: dict[BotKey, list[_Signal]] = {}
     withdrawals: list[tuple[BotKey, RawComment, int]] = []
     impostors: dict[str, BotKey] = {}
+    reviewed_at: dict[BotKey, datetime] = {}
+    unreadable: set[BotKey] = set()
     for comment in sorted(comments, key=lambda c: (c.endpoint, c.id)):
         if is_ours(comment, own_login):
             continue
@@ -239,9 +246,14 @@ def ingest(
             withdrawals.append((bot, comment, parsed.withdraws))
         if parsed.parse_note:
             notes.append(ParseNote(bot=bot, url=comment.html_url, note=parsed.parse_note))
+            unreadable.add(bot)
         state = _signal(parsed)
         if state is None or not is_on_head(comment, parsed, head_sha, head_time):
             continue
+        if state == "reviewed" and comment.created_at is not None:
+            earliest = reviewed_at.get(bot)
+            if earliest is None or comment.created_at < earliest:
+                reviewed_at[bot] = comment.created_at
         when = comment.updated_at or comment.created_at or _UNDATED
         signals.setdefault(bot, []).append(
             _Signal(state, when, comment.id, parsed.detail, comment.html_url)
@@ -260,6 +272,8 @@ def ingest(
         parse_notes=sorted(notes, key=lambda n: (n.bot, n.url, n.note)),
         seen=seen,
         impostors=dict(sorted(impostors.items())),
+        reviewed_at=reviewed_at,
+        unreadable=frozenset(unreadable),
     )
 
 

@@ -10,7 +10,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from reviewcoord.github.gateway import IssueComment, PullInfo
+from reviewcoord.github.gateway import ClosedPull, IssueComment, PullInfo
 from reviewcoord.model import CodeScanningAlert, Endpoint, RawComment
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -149,4 +149,22 @@ def code_scanning_alert(d: Any) -> CodeScanningAlert:
         path=_str(d, "most_recent_instance", "location", "path") or None,
         start_line=start if start is not None and start > 0 else None,
         end_line=end if end is not None and start is not None and end > start else None,
+    )
+
+
+def closed_pull(d: Any) -> ClosedPull:
+    """One item of `GET /repos/{o}/{r}/pulls?state=closed`."""
+    if not isinstance(d, dict):
+        raise ValueError("a pull request must be a JSON object")
+    updated = _time(d, "updated_at")
+    if updated is None:
+        raise ValueError("field 'updated_at' is missing")
+    return ClosedPull(
+        number=_int(d, "number", required=True) or 0,
+        title=_str(d, "title", default="") or "",
+        html_url=_str(d, "html_url", default="") or "",
+        created_at=_time(d, "created_at"),
+        updated_at=updated,
+        closed_at=_time(d, "closed_at"),
+        merged_at=_time(d, "merged_at"),
     )

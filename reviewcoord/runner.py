@@ -30,6 +30,7 @@ from reviewcoord.normalize import merged_table
 from reviewcoord.publish.check_run import CheckRunCache
 from reviewcoord.publish.surfaces import FORK_HELP, Publication, Run, Surfaces, WriteGuard
 from reviewcoord.resolve import identity, load_settings, resolve_expected
+from reviewcoord.runs import next_corroborated, next_runs
 from reviewcoord.settle import Clock, Reading, Settled, SettlePolicy, settle, waiting_for
 
 __all__ = ["ACTIONS_BOT", "FORK_HELP", "Outcome", "RunRequest", "evaluate", "resolve_expected"]
@@ -224,13 +225,23 @@ class _Evaluation:
         context = self.cycles.context(head, reading.comments, digest, noop=noop)
         judgement = judge(subject, context, settings, foreign)
         # The head's commit time and the resolved expected bots let a later noop skip those reads;
-        # the pending and unreviewed bots let `reviewcoord status` list them without re-judging.
+        # the pending and unreviewed bots let `reviewcoord status` list them without re-judging;
+        # the reviewers' tally and corroborations are what `reviewcoord scorecard` reads back.
+        before = self.cycles.record
+        verdict = judgement.verdict
+        owed = [*self.expected, *self.settings.require_bots]
         record = judgement.record.model_copy(
             update={
                 "head_time": head_time.isoformat() if head_time else None,
                 "expected": list(self.expected),
-                "pending": list(judgement.verdict.pending),
-                "unreviewed": list(judgement.verdict.unreviewed),
+                "pending": list(verdict.pending),
+                "unreviewed": list(verdict.unreviewed),
+                "bots": next_runs(
+                    before.bots if before else None, verdict, reading.ingested, owed, head_time
+                ),
+                "corroborated": next_corroborated(
+                    before.corroborated if before else None, verdict, judgement.record
+                ),
             }
         )
         return Judgement(verdict=judgement.verdict, record=record)

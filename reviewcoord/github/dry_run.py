@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,6 +14,7 @@ from reviewcoord.github.gateway import (
     CheckRunRef,
     CheckStatus,
     CommentEdits,
+    ClosedPull,
     CommitStatusRef,
     CompareResult,
     Gateway,
@@ -22,6 +23,8 @@ from reviewcoord.github.gateway import (
     PullInfo,
     ReviewThread,
     StatusState,
+    StickyCandidates,
+    SweepPage,
 )
 from reviewcoord.model import RawComment
 
@@ -57,6 +60,15 @@ class DryRunGateway:
 
     def list_open_pulls(self) -> list[PullInfo]:
         return self.inner.list_open_pulls()
+
+    def list_closed_pulls(self, since: datetime) -> list[ClosedPull]:
+        return self.inner.list_closed_pulls(since)
+
+    def sticky_candidates(self, number: int) -> StickyCandidates:
+        return self.inner.sticky_candidates(number)
+
+    def sweep_stickies(self, since: datetime) -> Iterator[SweepPage]:
+        return self.inner.sweep_stickies(since)
 
     def recent_comment_authors(self) -> list[tuple[str, str]]:
         return self.inner.recent_comment_authors()

@@ -11,7 +11,7 @@ token, e.g. on fork PRs) and `GatewayError` for anything else that failed after 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
@@ -37,6 +37,35 @@ class PullInfo(Frozen):
     author_type: str = "User"
     head_repo: str | None = None  # full name; differs from base_repo on fork PRs
     base_repo: str = ""
+
+
+class ClosedPull(Frozen):
+    """What the scorecard needs of one item of `GET pulls?state=closed`."""
+
+    number: int
+    title: str = ""
+    html_url: str = ""
+    created_at: datetime | None = None
+    updated_at: datetime
+    closed_at: datetime | None = None
+    merged_at: datetime | None = None  # None: closed without merging
+
+
+class StickyCandidates(Frozen):
+    """The sticky-like comments (marker first, any author) of a PR's first and last page of
+    issue comments; `skipped_pages`: pages between those two were not read."""
+
+    comments: tuple[RawComment, ...] = ()
+    skipped_pages: bool = False
+
+
+class SweepPage(Frozen):
+    """One page of `Gateway.sweep_stickies`: its sticky-like comments with the number of the
+    issue or PR each is on, and, on the first page, how many pages the sweep has (None when
+    GitHub does not say)."""
+
+    comments: tuple[tuple[int, RawComment], ...] = ()
+    pages: int | None = None
 
 
 class IssueComment(Frozen):
@@ -144,6 +173,26 @@ class Gateway(Protocol):
 
     def list_open_pulls(self) -> list[PullInfo]:
         """Every open pull request of the repository (`GET pulls?state=open`, every page)."""
+        ...
+
+    # --- reads for `reviewcoord scorecard` (reviewcoord/scorecard/live.py) -----------------
+    def list_closed_pulls(self, since: datetime) -> list[ClosedPull]:
+        """Every closed PR updated at or after `since` (`GET pulls?state=closed&sort=updated
+        &direction=desc`, page after page until one reaches past `since`), newest update first.
+        A PR merged or closed at or after `since` was updated then too, so none is missed."""
+        ...
+
+    def sweep_stickies(self, since: datetime) -> Iterator[SweepPage]:
+        """The repository's conversation comments updated at or after `since`, newest update
+        first (`GET issues/comments?sort=updated&direction=desc&since=…`), one page (100) at a
+        time, the sticky-like ones only (cut as in `sticky_candidates`). The caller stops when it
+        has what it needs; a failed page raises."""
+        ...
+
+    def sticky_candidates(self, number: int) -> StickyCandidates:
+        """Our sticky's candidates in at most two requests: the first page of the PR's issue
+        comments (oldest first, GitHub offers no other order) and, when there are more, the last
+        page (the newest). Bodies are cut to their first two lines (marker and record)."""
         ...
 
     def recent_comment_authors(self) -> list[tuple[str, str]]:

@@ -13,7 +13,7 @@ The token never appears in an exception message or a log line of ours.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -25,6 +25,7 @@ from reviewcoord.github.gateway import (
     CheckRunRef,
     CheckStatus,
     CommentEdits,
+    ClosedPull,
     CommitStatusRef,
     CompareResult,
     IssueComment,
@@ -32,6 +33,8 @@ from reviewcoord.github.gateway import (
     PullInfo,
     ReviewThread,
     StatusState,
+    StickyCandidates,
+    SweepPage,
 )
 from reviewcoord.github.paging import PagedReader
 from reviewcoord.github.reads import Reads
@@ -78,7 +81,8 @@ class PyGithubGateway:
             timeout=timeout,
         )
         prefix = f"/repos/{owner}/{name}"
-        self._reads = Reads(self._http, PagedReader(self._http), prefix)
+        self._pages = PagedReader(self._http)
+        self._reads = Reads(self._http, self._pages, prefix)
         self._writes = Writes(self._http, prefix)
 
     # ------------------------------------------------------------------ lifecycle
@@ -118,8 +122,26 @@ class PyGithubGateway:
     def list_open_pulls(self) -> list[PullInfo]:
         return self._reads.list_open_pulls()
 
+    def list_closed_pulls(self, since: datetime) -> list[ClosedPull]:
+        return self._reads.list_closed_pulls(since)
+
+    def sticky_candidates(self, number: int) -> StickyCandidates:
+        return self._reads.sticky_candidates(number)
+
+    def sweep_stickies(self, since: datetime) -> Iterator[SweepPage]:
+        return self._reads.sweep_stickies(since)
+
     def recent_comment_authors(self) -> list[tuple[str, str]]:
         return self._reads.recent_comment_authors()
+
+    # ------------------------------------------------------------------ the ETag cache
+    def cached_pages(self) -> dict[str, Any]:
+        """The cache worth keeping across runs (`reviewcoord scorecard --cache`), as JSON."""
+        return self._pages.export_ends()
+
+    def reuse_pages(self, data: Any) -> int:
+        """Load what `cached_pages` exported; malformed entries are skipped. How many loaded."""
+        return self._pages.import_ends(data)
 
     def get_commit_time(self, sha: str) -> datetime | None:
         return self._reads.get_commit_time(sha)

@@ -8,20 +8,25 @@ from __future__ import annotations
 
 import base64
 import binascii
-from datetime import datetime
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 from reviewcoord import rest
 from reviewcoord.errors import GatewayError
 from reviewcoord.github.gateway import (
     CheckRunRef,
+    ClosedPull,
     CommitStatusRef,
     CompareResult,
     Permission,
     PullInfo,
+    StickyCandidates,
+    SweepPage,
 )
 from reviewcoord.github.paging import PagedReader
 from reviewcoord.github.transport import PER_PAGE, Response, Transport
+from reviewcoord.limits import MARKER
 from reviewcoord.model import Endpoint, RawComment
 
 # GitHub lists at most 300 files in a comparison (REST "Compare two commits").
@@ -63,6 +68,44 @@ class Reads:
             return [rest.pull_info(item) for item in items]
         except ValueError as exc:
             self._http.malformed("pulls", "read pulls", str(exc))
+
+    def list_closed_pulls(self, since: datetime) -> list[ClosedPull]:
+        endpoint = "pulls"
+        params = {"state": "closed", "sort": "updated", "direction": "desc"}
+
+        def past(page: list[Any]) -> bool:
+            # Sorted by update, newest first: once a PR was last updated before `since`, so
+            # were all the following ones (and none of them merged or closed since).
+            last = rest.closed_pull(page[-1]) if page else None
+            return last is None or last.updated_at < since
+
+        try:
+            items = self._pages.get_list(self._url(endpoint), endpoint, params, stop=past)
+            pulls = [rest.closed_pull(item) for item in items]
+        except ValueError as exc:
+            self._http.malformed(endpoint, "read pulls", str(exc))
+        return [p for p in pulls if p.updated_at >= since]
+
+    def sweep_stickies(self, since: datetime) -> Iterator[SweepPage]:
+        endpoint = "issues/comments"
+        stamp = since.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        params = {"sort": "updated", "direction": "desc", "since": stamp}
+        pages = self._pages.iter_pages(self._url(endpoint), endpoint, params, _sticky_head)
+        for kept, total in pages:
+            try:
+                found = [(_issue_number(i), rest.raw_comment("issue_comment", i)) for i in kept]
+            except ValueError as exc:
+                self._http.malformed(endpoint, f"read {endpoint}", str(exc))
+            yield SweepPage(comments=tuple(found), pages=total)
+
+    def sticky_candidates(self, number: int) -> StickyCandidates:
+        endpoint = f"issues/{number}/comments"
+        items, skipped = self._pages.get_ends(self._url(endpoint), endpoint, _sticky_head)
+        try:
+            comments = tuple(rest.raw_comment("issue_comment", item) for item in items)
+        except ValueError as exc:
+            self._http.malformed(endpoint, f"read {endpoint}", str(exc))
+        return StickyCandidates(comments=comments, skipped_pages=skipped)
 
     def list_comments(self, endpoint: str, kind: Endpoint) -> list[RawComment]:
         items = self._pages.get_list(self._url(endpoint), endpoint, {})
@@ -198,6 +241,31 @@ class Reads:
             return [commit_status_ref(item) for item in items]
         except ValueError as exc:
             self._http.malformed(endpoint, f"read {endpoint}", str(exc))
+
+
+def _sticky_head(item: Any) -> dict[str, Any] | None:
+    """A marker-first issue comment cut to what the scorecard reads (id, author, link, times and
+    the body's first two lines: the marker and the record); any other comment, None."""
+    if not isinstance(item, dict):
+        return item  # type: ignore[no-any-return]  # rest.raw_comment refuses it
+    body = item.get("body")
+    if not isinstance(body, str) or not body.lstrip().startswith(MARKER):
+        return None
+    keys = ("id", "user", "html_url", "issue_url", "created_at", "updated_at")
+    head = "\n".join(body.replace("\r\n", "\n").lstrip().split("\n", 2)[:2])
+    user = item.get("user")
+    slim_user = {k: user.get(k) for k in ("login", "type")} if isinstance(user, dict) else user
+    return {**{k: item.get(k) for k in keys}, "user": slim_user, "body": head + "\n"}
+
+
+def _issue_number(item: Any) -> int:
+    """The issue (or PR) a comment of the repository-wide list belongs to, from its
+    `issue_url` (`…/repos/{o}/{r}/issues/{n}`), or ValueError."""
+    url = item.get("issue_url") if isinstance(item, dict) else None
+    tail = url.rstrip("/").rsplit("/", 2) if isinstance(url, str) else []
+    if len(tail) != 3 or tail[1] != "issues" or not tail[2].isdigit():
+        raise ValueError("field 'issue_url' does not name an issue")
+    return int(tail[2])
 
 
 def check_run_ref(data: Any) -> CheckRunRef:

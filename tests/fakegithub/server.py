@@ -1020,7 +1020,9 @@ class FakeGitHub:
                 if m == "POST":
                     return self._create_issue_comment(ctx, number)
             if n == 2 and rest[1] == "comments" and m == "GET":
-                return self._paginate(ctx, self._sorted(ctx, list(self._issue_comments)))
+                since = dict(ctx.query).get("since")  # updated at or after (ISO 8601, Z)
+                items = [c for c in self._issue_comments if not since or c["updated_at"] >= since]
+                return self._paginate(ctx, self._sorted(ctx, items))
             if n == 3 and rest[1] == "comments" and rest[2].isdigit():
                 return self._issue_comment_by_id(ctx, int(rest[2]))
         if head == "statuses" and n == 2 and m == "POST":
@@ -1081,15 +1083,20 @@ class FakeGitHub:
         }
 
     def _list_pulls(self, ctx: _Ctx) -> Reply:
-        """`GET pulls`: `state` open (default), closed or all; newest first (GitHub's default
-        `sort=created`, `direction=desc`); items in the list shape (no merge or size fields)."""
+        """`GET pulls`: `state` open (default), closed or all; `sort` created (default) or
+        updated; newest first (GitHub's default `direction=desc`); items in the list shape (no
+        merge or size fields; `merged_at` is there)."""
         q = dict(ctx.query)
         state = q.get("state", "open")
         if state not in ("open", "closed", "all"):
             raise _validation("PullRequest", "state", "state is invalid", DOCS, "invalid")
+        sort = q.get("sort", "created")
+        if sort not in ("created", "updated"):
+            raise _validation("PullRequest", "sort", "sort is invalid", DOCS, "invalid")
         pulls = [p for p in self._pulls.values() if state in ("all", p["state"])]
         desc = q.get("direction", "desc") == "desc"
-        pulls.sort(key=lambda p: (p["created_at"], p["number"]), reverse=desc)
+        key = f"{sort}_at"
+        pulls.sort(key=lambda p: (p[key], p["number"]), reverse=desc)
         items = [{k: v for k, v in p.items() if k not in _DETAIL_ONLY} for p in pulls]
         return self._paginate(ctx, items)
 
