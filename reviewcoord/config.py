@@ -123,6 +123,8 @@ class Settings(BaseModel):
     )
     dry_run: bool = Field(False, alias="dry-run")
     fail_on_block: bool = Field(False, alias="fail-on-block")
+    # Ask an expected bot once per head for a review it has not given (reviewcoord/rerequest.py).
+    rerequest: bool = False
     group_window: int = Field(5, alias="group-window", ge=0, le=1000)
     severity: dict[str, dict[str, Level]] = Field(default_factory=dict)
     # Defaults from the profiles (`BotProfile.pack`): every fast bot, every slow bot.
@@ -161,7 +163,9 @@ class Settings(BaseModel):
             raise ValueError("must be a whole number, not true/false")
         return value
 
-    @field_validator("merge_patience", "dry_run", "fail_on_block", "code_scanning", mode="before")
+    @field_validator(
+        "merge_patience", "dry_run", "fail_on_block", "code_scanning", "rerequest", mode="before"
+    )
     @classmethod
     def _bool(cls, value: Any) -> Any:
         # Action inputs are strings; accept GitHub's spellings, nothing vague.

@@ -43,6 +43,7 @@ MAX_DECODED = 1_000_000
 MAX_HEADS = 20
 MAX_REFS = 400
 MAX_COMMANDS = 100
+MAX_ASKED = 40
 TITLE_CHARS = 120
 REASON_CHARS = 300
 
@@ -97,6 +98,17 @@ class CommandOutcome(_Model):
     note: str = ""
 
 
+class Asked(_Model):
+    """One re-request (reviewcoord/rerequest.py): which bot was asked to review which head, when
+    (GitHub's time of the write), how (`requested_reviewers` or the trigger comment) and why."""
+
+    bot: BotKey
+    head: str
+    at: str | None = None
+    how: str = Field("", max_length=120)
+    why: str = Field("", max_length=REASON_CHARS)
+
+
 class History(_Model):
     """The record (serialised with the v1 short keys `fp`, `cmds`, `ht`, `exp`, `pnd`, `unr`)."""
 
@@ -123,6 +135,9 @@ class History(_Model):
     # without re-judging); None in records written before they existed.
     pending: list[str] | None = Field(None, alias="pnd")
     unreviewed: list[str] | None = Field(None, alias="unr")
+    # Optional: the re-requests made on this PR, newest last (at most MAX_ASKED): never a
+    # second ask for the same bot and head, whichever run asks.
+    asked: list[Asked] | None = Field(None, alias="ask")
 
     @property
     def last_head(self) -> str | None:

@@ -57,6 +57,14 @@ def _time(d: Any, key: str) -> datetime | None:
         raise ValueError(f"field '{key}' is not an ISO 8601 time: {value[:40]!r}") from exc
 
 
+def time_of(d: Any, key: str) -> datetime | None:
+    """An ISO 8601 time field of an untrusted object, None when absent or not a time."""
+    try:
+        return _time(d, key)
+    except ValueError:
+        return None
+
+
 def raw_comment(endpoint: Endpoint, d: Any) -> RawComment:
     """One item of `pulls/N/reviews`, `pulls/N/comments` or `issues/N/comments`."""
     if not isinstance(d, dict):
