@@ -66,7 +66,8 @@ def _build_parser() -> argparse.ArgumentParser:
     src.add_argument(
         "--repo",
         metavar="OWNER/NAME",
-        help="read the PR live from GitHub (default: $GITHUB_REPOSITORY)",
+        help="read the PR live from GitHub; with --replay it must be the snapshot's "
+        "(default: $GITHUB_REPOSITORY)",
     )
     src.add_argument(
         "--replay",
@@ -261,6 +262,11 @@ def _judge_snapshot(
     from reviewcoord.pipeline import verdict_from
 
     snap = snapshot.load(args.replay)
+    if args.repo and args.repo.strip().casefold() != snap.repo.casefold():
+        raise UsageError(
+            f"--repo {args.repo[:80]!r}: the snapshot {args.replay} is of {snap.repo}; drop "
+            "--repo (a replay judges the snapshot's repository) or replay that repository's"
+        )
     if snap.pull.number != args.pr:
         raise UsageError(f"{args.replay}: the snapshot is PR {snap.pull.number}, not PR {args.pr}")
     table = merged_table(settings.severity)
@@ -275,7 +281,7 @@ def _judge_snapshot(
         ingested = with_alerts(ingested, alerts, table)
     verdict = verdict_from(
         ingested,
-        repo=args.repo or snap.repo,
+        repo=snap.repo,
         pr=snap.pull.number,
         head_sha=snap.pull.head_sha,
         cycle=settings.cycle or 1,

@@ -120,7 +120,8 @@ def run_snapshot(argv: Sequence[str], env: Mapping[str, str], out: TextIO) -> in
         prog="reviewcoord snapshot",
         usage="%(prog)s <pr> --repo OWNER/NAME > pr.json",
         description="Save a PR (its head and every comment) as JSON on stdout, for "
-        "'reviewcoord <pr> --replay pr.json'.",
+        "'reviewcoord <pr> --replay pr.json' (the snapshot format, docs/interface.md "
+        "§ Snapshots). It holds every comment body: check it before you share it.",
     )
     parser.add_argument("pr", type=pr_number, metavar="<pr>", help="pull request number")
     parser.add_argument(
@@ -142,4 +143,10 @@ def run_snapshot(argv: Sequence[str], env: Mapping[str, str], out: TextIO) -> in
         alerts = None
     json.dump(dump(repo, pull, comments, alerts), out, indent=2, ensure_ascii=False)
     out.write("\n")
+    print(
+        f"reviewcoord: the snapshot holds every comment body of {repo}#{args.pr} "
+        f"({len(comments)} comments{', and its code scanning alerts' if alerts else ''}), "
+        "as anyone who can read the PR sees them: check it before you share it",
+        file=sys.stderr,
+    )
     return 0

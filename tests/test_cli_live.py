@@ -114,6 +114,8 @@ def test_cli_dry_run_writes_nothing_and_gh_token_works(fake: FakeGitHub) -> None
 def test_snapshot_round_trips_through_replay(fake: FakeGitHub, tmp_path: Path) -> None:
     snap = cli(fake, "snapshot", "2", "--repo", "octo/app")
     assert snap.returncode == 0, snap.stderr
+    assert json.loads(snap.stdout)["format"] == 1
+    assert "the snapshot holds every comment body of octo/app#2" in snap.stderr
     path = tmp_path / "pr.json"
     path.write_text(snap.stdout)
     live = cli(
