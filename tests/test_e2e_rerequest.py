@@ -183,3 +183,27 @@ def test_claude_is_never_asked_automatically(fake: FakeGitHub, tmp_path: Path) -
     run = run_action(fake, tmp_path, inputs={**ASK, "expected-bots": "claude"})
     assert run.returncode == 0, run.log
     assert [c for c in fake.issue_comments(2) if "@claude" in c["body"]] == []
+
+
+def test_a_declared_reviewer_is_asked_with_its_declared_trigger(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    config = (
+        "reviewers:\n  kilo:\n    logins: ['kilo-code-bot[bot]']\n    trigger: '@kilo review'\n"
+    )
+    fake.set_file(".github/review-coordinator.yml", "main", config)
+    run = run_action(fake, tmp_path, inputs={**ASK, "expected-bots": "kilo"})
+    assert run.returncode == 0, run.log
+    asks = [c for c in fake.issue_comments(2) if c["body"].startswith("@kilo review")]
+    assert len(asks) == 1
+    assert "asked kilo to review" in stickies(fake)[0]["body"]
+
+
+def test_control_a_declared_reviewer_without_trigger_is_not_asked(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    config = "reviewers:\n  kilo:\n    logins: ['kilo-code-bot[bot]']\n"
+    fake.set_file(".github/review-coordinator.yml", "main", config)
+    run = run_action(fake, tmp_path, inputs={**ASK, "expected-bots": "kilo"})
+    assert run.returncode == 0, run.log
+    assert [c for c in fake.issue_comments(2) if "@kilo" in c["body"]] == []
