@@ -61,7 +61,7 @@ def _check_layout(data: dict[str, Any], source: str) -> None:
     if "format" not in data:
         raise SnapshotError(
             f"{source}: missing key 'format' (the snapshot format version, {FORMAT}); "
-            "save it again with `reviewcoord snapshot`, or add \"format\": 1"
+            'save it again with `reviewcoord snapshot`, or add "format": 1'
         )
     if type(version) is not int or version != FORMAT:
         raise SnapshotError(
