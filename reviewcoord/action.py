@@ -71,9 +71,7 @@ def outputs_for(
         "pending": ",".join(v.pending) if v else "",
         "unreviewed": ",".join(str(b) for b in unreviewed) if isinstance(unreviewed, list) else "",
         "comment-url": outcome.comment_url,
-        "next-step": next_step(
-            v, outcome.gate, bad_input=outcome.bad_input, asked=outcome.asked_bots
-        ),
+        "next-step": next_step(v, outcome.gate, bad_input=outcome.bad_input),
         "verdict": verdict,
         "verdict-file": verdict_file,
     }

@@ -3,7 +3,6 @@ workflow can branch on. The sticky and the check run say the same in words (_nex
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from typing import Literal
 
 from reviewcoord.bots import is_source
@@ -30,15 +29,9 @@ NEXT_STEPS: tuple[NextStep, ...] = (
 _WAITING = ("not_seen", "working")
 
 
-def next_step(
-    verdict: Verdict | None,
-    gate: str,
-    *,
-    bad_input: bool = False,
-    asked: Collection[str] = (),
-) -> NextStep:
-    """`gate` is the run's (a merge_group run has no verdict of its own); `asked`: the bots
-    asked again for this head (reviewcoord/rerequest.py), whose review is then awaited."""
+def next_step(verdict: Verdict | None, gate: str, *, bad_input: bool = False) -> NextStep:
+    """`gate` is the run's (a merge_group run has no verdict of its own). A bot asked again
+    for this head (`verdict.rerequested`) is waited for."""
     if gate == "error":
         return "fix_config" if bad_input else "github_unreadable"
     if gate == "go":
@@ -50,7 +43,7 @@ def next_step(
         return "accept_or_fix" if contested else "fix_findings"
     # Blocked without a critical finding: a required reviewer (or source) has not reviewed.
     missing = [b for b in verdict.required_bots if b in verdict.unreviewed or b in verdict.pending]
-    if any(b in verdict.pending or b in asked for b in missing):
+    if any(b in verdict.pending or b in verdict.rerequested for b in missing):
         return "wait_review"
     if missing and all(is_source(b) for b in missing):
         return "github_unreadable"  # code scanning's alerts could not be read

@@ -64,7 +64,6 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
     error_details: list[str] = field(default_factory=list)
     bad_input: bool = False  # the error is the user's to fix (invalid configuration): exit 2
-    asked_bots: list[BotKey] = field(default_factory=list)  # asked again for this head
 
 
 class _Evaluation:
@@ -220,16 +219,19 @@ class _Evaluation:
         judgement = judge(subject, context, settings)
         # The head's commit time and the resolved expected bots let a later noop skip those reads;
         # the pending and unreviewed bots let `reviewcoord status` list them without re-judging.
+        asked = rerequest.merged(self.cycles.record, self.asked)
         record = judgement.record.model_copy(
             update={
                 "head_time": head_time.isoformat() if head_time else None,
                 "expected": list(self.expected),
                 "pending": list(judgement.verdict.pending),
                 "unreviewed": list(judgement.verdict.unreviewed),
-                "asked": rerequest.merged(self.cycles.record, self.asked),
+                "asked": asked,
             }
         )
-        return Judgement(verdict=judgement.verdict, record=record)
+        on_head = list(dict.fromkeys(a.bot for a in asked or [] if a.head == head))
+        verdict = judgement.verdict.model_copy(update={"rerequested": on_head})
+        return Judgement(verdict=verdict, record=record)
 
     def could_go(self, reading: Reading) -> bool:
         """Settle's cheap predicate (no reconciliation, no reads)."""
@@ -278,6 +280,9 @@ class _Evaluation:
         out: dict[BotKey, str] = {}
         for item in rerequest.due(states, self.expected, timing, elapsed, head, done):
             if rerequest.quota_noticed(item.bot, reading.comments):
+                continue
+            if self.settings.dry_run:  # nothing is asked, so nothing may claim it was
+                self.log.info(f"[dry-run] would ask {item.bot} to review again: {item.why}")
                 continue
             sent, at, problem = self.surfaces.ask(item.bot)
             if not sent:
@@ -468,7 +473,6 @@ def _publish(run: _Evaluation, settled: Settled, started: str) -> tuple[Outcome,
         verdict.gate, verdict.gate_reason, verdict, head, settings=run.settings, settled=settled
     )
     outcome.notes = notes
-    outcome.asked_bots = [a.bot for a in asked]
     with run.log.group("Publish"):
         sticky = run.settings.format in ("both", "comment")
         block = run.cycles.history_block(judgement.record) if sticky else ""

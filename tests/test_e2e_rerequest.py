@@ -93,6 +93,8 @@ def test_copilot_and_codex_are_asked_once_and_the_sticky_says_so(
     assert asked == {("copilot", HEAD), ("codex", HEAD)}
     assert all(a.at for a in record(fake).asked)  # GitHub's time of the write
     assert run.outputs["gate"] == "block" and run.outputs["next-step"] == "wait_review"
+    assert sorted(outputs(run)["rerequested"]) == ["codex", "copilot"]
+    assert "review-coordinator asked it again" in stickies(fake)[0]["body"]
 
     # A second run on the same head (something new: not a noop) asks nobody again.
     fake.add_issue_comment(2, login="octocat", body="looks fine to me")
@@ -207,3 +209,11 @@ def test_control_a_declared_reviewer_without_trigger_is_not_asked(
     run = run_action(fake, tmp_path, inputs={**ASK, "expected-bots": "kilo"})
     assert run.returncode == 0, run.log
     assert [c for c in fake.issue_comments(2) if "@kilo" in c["body"]] == []
+
+
+def test_a_dry_run_asks_nobody_and_claims_nothing(fake: FakeGitHub, tmp_path: Path) -> None:
+    run = run_action(fake, tmp_path, inputs={**ASK, "dry-run": "true"})
+    assert run.returncode == 0, run.log
+    assert posts_to_reviewers(fake) == 0 and codex_asks(fake) == []
+    assert "[dry-run] would ask copilot to review again" in run.log
+    assert outputs(run)["rerequested"] == []

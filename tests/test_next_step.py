@@ -31,9 +31,8 @@ def test_each_gate_has_its_step() -> None:
     assert next_step(awaiting, "block") == "accept_or_fix"
     assert next_step(required_missing("not_seen"), "block") == "wait_review"
     assert next_step(required_missing("failed", "an error"), "block") == "rerequest_review"
-    assert next_step(required_missing("failed", "an error"), "block", asked=["codex"]) == (
-        "wait_review"
-    )
+    asked = required_missing("failed", "an error").model_copy(update={"rerequested": ["codex"]})
+    assert next_step(asked, "block") == "wait_review"
     assert next_step(None, "error", bad_input=True) == "fix_config"
     assert next_step(None, "error") == "github_unreadable"
     assert next_step(None, "block") == "wait_review"  # merge_group
@@ -79,3 +78,10 @@ def test_a_differing_group_says_which_member_is_critical() -> None:
     body = sticky_comment(SCENARIOS["differing"]())
     assert "   - Codex:P1 (**critical** on our scale: it makes this finding critical) — " in body
     assert "Copilot:medium (no label) — Remove" in body  # the others are not marked
+
+
+def test_a_bot_asked_again_says_so_in_what_unblocks() -> None:
+    v = required_missing("failed", "an error").model_copy(update={"rerequested": ["codex"]})
+    body = sticky_comment(v)
+    assert "review-coordinator asked it again (`rerequest`, see the notes)" in body
+    assert ", else re-request with `@codex review`" in body
