@@ -33,6 +33,7 @@ _NO_BUDGET = re.compile(
 # The hidden line our trigger comments carry, so that a person (or a tool) can tell them apart.
 ASK_MARKER = "<!-- review-coordinator-rerequest -->"
 HOW_REVIEWERS = "requested_reviewers"
+WHY_DETAIL = 160  # characters of a bot's failure detail kept in the record's `why`
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,8 @@ def due(
             continue
         state, detail = states.get(bot, ("not_seen", ""))
         if state == "failed" and not no_budget(detail):
-            out.append(Due(bot, f"it could not review `{head[:7]}`: {detail or 'an error'}"))
+            said = " ".join((detail or "an error").split())[:WHY_DETAIL]  # the bot's words
+            out.append(Due(bot, f"it could not review `{head[:7]}`: {said}"))
         elif state == "not_seen" and elapsed >= timing.timeout(bot):
             out.append(
                 Due(bot, f"it had not started on `{head[:7]}` after {timing.timeout(bot):.0f} s")

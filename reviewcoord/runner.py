@@ -24,7 +24,7 @@ from reviewcoord.cycles import ACTIONS_BOT, Cycles, recorded_time
 from reviewcoord.errors import ConfigError, GatewayError
 from reviewcoord.github.dry_run import DryRunGateway
 from reviewcoord.github.gateway import Gateway, PullInfo
-from reviewcoord.history import Asked
+from reviewcoord.history import REASON_CHARS, Asked
 from reviewcoord.ingest import ingest, with_alerts
 from reviewcoord.judgement import Judgement, JudgeSettings, Subject, judge, would_go
 from reviewcoord.model import BotKey, RawComment, SettleMode, Verdict
@@ -287,7 +287,7 @@ class _Evaluation:
             sent, at, problem = self.surfaces.ask(item.bot)
             if not sent:
                 continue  # read-only: nothing was asked, nothing to remember
-            why = f"{item.why} ({problem})" if problem else item.why
+            why = (f"{item.why} ({problem})" if problem else item.why)[:REASON_CHARS]
             entry = Asked(
                 bot=item.bot, head=head, at=at or None, how=rerequest.how(item.bot), why=why
             )

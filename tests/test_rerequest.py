@@ -77,3 +77,10 @@ def test_an_old_record_without_asks_still_decodes() -> None:
     body = f"<!-- review-coordinator-verdict -->\n{encode(record)}\n"
     decoded, notice = decode(body, repo="o/r", pr=1)
     assert notice is None and decoded is not None and decoded.asked is None
+
+
+def test_a_long_or_hostile_failure_detail_fits_the_record() -> None:
+    detail = "x\n" * 5000  # a declared reviewer's `failed` line is the bot's own text
+    (item,) = due({"copilot": ("failed", detail)}, ["copilot"], TIMING, 0, HEAD, ())
+    assert len(item.why) <= 300 and "\n" not in item.why
+    rerequest.Asked(bot="copilot", head=HEAD, why=item.why)  # validates
