@@ -27,6 +27,7 @@ from reviewcoord.errors import (
     UsageError,
 )
 from reviewcoord.event import load_payload, resolve
+from reviewcoord.next_step import next_step
 from reviewcoord.runner import Outcome, RunRequest, evaluate
 from reviewcoord.settle import SystemClock
 from reviewcoord.verdict_output import scrub, verdict_output
@@ -46,6 +47,7 @@ SETTING_INPUTS = (
     "status-context",
     "dry-run",
     "fail-on-block",
+    "rerequest",
 )
 
 
@@ -69,6 +71,7 @@ def outputs_for(
         "pending": ",".join(v.pending) if v else "",
         "unreviewed": ",".join(str(b) for b in unreviewed) if isinstance(unreviewed, list) else "",
         "comment-url": outcome.comment_url,
+        "next-step": next_step(v, outcome.gate, bad_input=outcome.bad_input),
         "verdict": verdict,
         "verdict-file": verdict_file,
     }

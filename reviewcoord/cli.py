@@ -2,7 +2,7 @@
 and builds real clients. Every ReviewCoordError becomes one line on stderr and an exit code.
 
     reviewcoord <pr> --replay SNAPSHOT.json [--format text|json|comment|both] [--cycle N] [...]
-    reviewcoord <pr> --repo OWNER/NAME [--settle fast|full|none] [--format …] [--dry-run] …
+    reviewcoord <pr> --repo OWNER/NAME [--settle fast|full|none] [--format …] [--publish] …
     reviewcoord snapshot <pr> --repo OWNER/NAME > pr.json
     reviewcoord status --repo OWNER/NAME [--format table|json]
     reviewcoord scorecard --repo OWNER/NAME [--since DATE] [--until DATE] [--format …] [--out FILE]
@@ -15,6 +15,7 @@ Without --format: plain text on a terminal (terminal.output_format), else the co
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -69,10 +70,14 @@ def _build_parser() -> argparse.ArgumentParser:
     src.add_argument(
         "--repo",
         metavar="OWNER/NAME",
-        help="read the PR live from GitHub (default: $GITHUB_REPOSITORY)",
+        help="read the PR live from GitHub; with --replay it must be the snapshot's "
+        "(default: $GITHUB_REPOSITORY)",
     )
     src.add_argument(
-        "--replay", metavar="SNAPSHOT.json", help="judge a saved snapshot offline (no token)"
+        "--replay",
+        metavar="SNAPSHOT.json",
+        help="judge a saved snapshot offline (no token; docs/interface.md § Snapshots) "
+        "(default: none: read the PR live)",
     )
     src.add_argument(
         "--config-file",
@@ -110,9 +115,9 @@ def _build_parser() -> argparse.ArgumentParser:
     out.add_argument(
         "--format",
         choices=FORMATS,
-        help="text: plain verdict for people; json: the verdict JSON; comment: the sticky's "
-        "Markdown; both: comment, ---, JSON (default: text on a terminal, else "
-        f"{_DEFAULTS.format})",
+        help="what to print (never what is published): text: plain verdict for people; json: "
+        "the verdict JSON; comment: the sticky's Markdown; both: comment, ---, JSON (default: "
+        f"text on a terminal, else {_DEFAULTS.format})",
     )
     out.add_argument(
         "--fail-on-block",
@@ -156,22 +161,31 @@ def _add_live_flags(live: argparse._ArgumentGroup) -> None:
         f"(default: {DEFAULT_CONFIG_PATH})",
     )
     live.add_argument(
-        "--dry-run", action="store_true", help="read, judge, print every payload; write nothing"
+        "--publish",
+        action="store_true",
+        help="write the verdict to the PR: the sticky comment, the commit status and the check "
+        "run, as the token's user (it says who first) (default: off: read and print only)",
+    )
+    live.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="read, judge, and print every payload --publish would send; write nothing "
+        "(default: off)",
     )
 
 
 def _cli_inputs(args: argparse.Namespace) -> dict[str, object]:
+    # `--format` is what is printed, never a setting: what --publish writes is the config's.
+    # Without --publish a live run writes nothing (a dry run that prints no payloads).
     return {
         "cycle": args.cycle,
         "settle": args.settle,
-        # `text` is printed only: it is not a setting (publishing keeps its own format).
-        "format": None if args.format == "text" else args.format,
         "expected-bots": args.expected_bots,
         "require-bots": args.require_bots,
         "fast-timeout": args.fast_timeout,
         "full-timeout": args.full_timeout,
         "poll-interval": args.poll_interval,
-        "dry-run": True if args.dry_run else None,
+        "dry-run": True if args.dry_run or not getattr(args, "publish", False) else None,
         "fail-on-block": True if args.fail_on_block else None,
         "code-scanning": True if args.code_scanning else None,
     }
@@ -207,6 +221,7 @@ LIVE_ONLY = {
     "full_timeout": "--full-timeout",
     "poll_interval": "--poll-interval",
     "dry_run": "--dry-run",
+    "publish": "--publish",
 }
 
 
@@ -221,6 +236,7 @@ def _refuse_live_only(args: argparse.Namespace) -> None:
 
 def run_replay(args: argparse.Namespace, out: TextIO, env: Mapping[str, str] | None = None) -> int:
     _refuse_live_only(args)
+    args.publish = True  # a replay writes nothing anyway: no dry-run input for it
     file_values, file_source = _local_config(args.config_file)
     settings = build_settings(
         file_values, _cli_inputs(args), file_source=file_source, input_source="command line"
@@ -250,6 +266,11 @@ def _judge_snapshot(
     from reviewcoord.pipeline import verdict_from
 
     snap = snapshot.load(args.replay)
+    if args.repo and args.repo.strip().casefold() != snap.repo.casefold():
+        raise UsageError(
+            f"--repo {args.repo[:80]!r}: the snapshot {args.replay} is of {snap.repo}; drop "
+            "--repo (a replay judges the snapshot's repository) or replay that repository's"
+        )
     if snap.pull.number != args.pr:
         raise UsageError(f"{args.replay}: the snapshot is PR {snap.pull.number}, not PR {args.pr}")
     table = merged_table(settings.severity)
@@ -264,7 +285,7 @@ def _judge_snapshot(
         ingested = with_alerts(ingested, alerts, table)
     verdict = verdict_from(
         ingested,
-        repo=args.repo or snap.repo,
+        repo=snap.repo,
         pr=snap.pull.number,
         head_sha=snap.pull.head_sha,
         cycle=settings.cycle or 1,
@@ -276,6 +297,27 @@ def _judge_snapshot(
     )
     print_verdict(verdict, output_format(args.format, settings.format, out), out, env)
     return EXIT_BLOCK if settings.fail_on_block and verdict.gate == "block" else EXIT_OK
+
+
+# The subcommands `main` dispatches on (a first argument that is neither a PR nor a flag).
+SUBCOMMANDS = ("snapshot", "status", "scorecard")
+
+
+def _refuse_unknown_command(argv: Sequence[str]) -> None:
+    """`reviewcoord statuss` is a mistyped subcommand, not a bad PR number."""
+    first = argv[0] if argv else ""
+    if not first or first.startswith("-") or first.lstrip("#").isdigit():
+        return
+    close = difflib.get_close_matches(first, SUBCOMMANDS, n=1, cutoff=0.6)
+    if close:
+        raise UsageError(
+            f"unknown command {first[:40]!r} (did you mean '{close[0]}'?) "
+            "(see `reviewcoord --help`)"
+        )
+    raise UsageError(
+        f"PR number must be a positive integer, got {first[:40]!r} (or a command: "
+        f"{', '.join(SUBCOMMANDS)}) (see `reviewcoord --help`)"
+    )
 
 
 def main(
@@ -303,6 +345,7 @@ def main(
             from reviewcoord.scorecard.live import run_scorecard
 
             return run_scorecard(args_list[1:], env, out, sys.stderr)
+        _refuse_unknown_command(args_list)
         args = _build_parser().parse_args(args_list)
         if args.replay:
             return run_replay(args, out, env)

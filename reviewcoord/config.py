@@ -123,6 +123,8 @@ class Settings(BaseModel):
     )
     dry_run: bool = Field(False, alias="dry-run")
     fail_on_block: bool = Field(False, alias="fail-on-block")
+    # Ask an expected bot once per head for a review it has not given (reviewcoord/rerequest.py).
+    rerequest: bool = False
     group_window: int = Field(5, alias="group-window", ge=0, le=1000)
     severity: dict[str, dict[str, Level]] = Field(default_factory=dict)
     # Defaults from the profiles (`BotProfile.pack`): every fast bot, every slow bot.
@@ -161,7 +163,9 @@ class Settings(BaseModel):
             raise ValueError("must be a whole number, not true/false")
         return value
 
-    @field_validator("merge_patience", "dry_run", "fail_on_block", "code_scanning", mode="before")
+    @field_validator(
+        "merge_patience", "dry_run", "fail_on_block", "code_scanning", "rerequest", mode="before"
+    )
     @classmethod
     def _bool(cls, value: Any) -> Any:
         # Action inputs are strings; accept GitHub's spellings, nothing vague.
@@ -204,7 +208,14 @@ class Settings(BaseModel):
         return [*self.require_bots, *([CODE_SCANNING] if self.code_scanning else [])]
 
 
-def _describe(error: dict[str, Any]) -> tuple[str, str]:
+def allowed_keys(*, in_file: bool) -> list[str]:
+    """The keys a config may set: every setting by its documented (hyphenated) name; in the
+    file, not the per-run ones (`cycle`)."""
+    keys = sorted(f.alias or n for n, f in Settings.model_fields.items())
+    return [k for k in keys if not (in_file and k in RUN_ONLY_KEYS)]
+
+
+def _describe(error: dict[str, Any], *, in_file: bool) -> tuple[str, str]:
     loc = [str(part) for part in error.get("loc", ())]
     key = loc[0] if loc else "(top level)"
     field = Settings.model_fields.get(key)
@@ -212,8 +223,20 @@ def _describe(error: dict[str, Any]) -> tuple[str, str]:
         key = field.alias
     if len(loc) > 1:
         key = ".".join([key, *loc[1:]])
-    allowed = ", ".join(sorted(f.alias or n for n, f in Settings.model_fields.items()))
-    return key, validation_message(error, allowed)
+    return key, validation_message(error, ", ".join(allowed_keys(in_file=in_file)))
+
+
+def _refuse_field_names(data: Mapping[str, Any], source: str, *, in_file: bool) -> None:
+    """`expected_bots` is not `expected-bots`: pydantic would take a field's Python name too
+    (the model is built by name in code), so a key is checked against the documented names."""
+    for key in data:
+        field = Settings.model_fields.get(str(key))
+        if field is not None and field.alias and field.alias != key:
+            allowed = ", ".join(allowed_keys(in_file=in_file))
+            raise ConfigError(
+                f"{source}: key '{key}': unknown key (did you mean '{field.alias}'?); "
+                f"allowed keys: {allowed}"
+            )
 
 
 def declared_reviewers(raw: Any, source: str) -> dict[BotKey, DeclaredReviewer]:
@@ -234,9 +257,12 @@ def _validate(
     data: Mapping[str, Any],
     source: str,
     reviewers: Mapping[BotKey, DeclaredReviewer] | None = None,
+    *,
+    in_file: bool = False,
 ) -> Settings:
     """`data` as Settings; `reviewers` (default: `data`'s own, validated first) are registered
-    while the rest is read."""
+    while the rest is read. `in_file`: `data` is a config file's (its errors list file keys)."""
+    _refuse_field_names(data, source, in_file=in_file)
     if reviewers is None:
         reviewers = declared_reviewers(data.get("reviewers", {}), source)
     try:
@@ -244,7 +270,7 @@ def _validate(
             return Settings.model_validate({**data, "reviewers": dict(reviewers)})
     except ValidationError as exc:
         first = exc.errors()[0]
-        key, message = _describe(dict(first))
+        key, message = _describe(dict(first), in_file=in_file)
         got = first.get("input")
         shown = "" if isinstance(got, dict | list) or got is None else f" (got {str(got)[:60]!r})"
         raise ConfigError(f"{source}: key '{key}': {message}{shown}") from None
@@ -296,7 +322,7 @@ def parse_config_file(text: str, source: str = DEFAULT_CONFIG_PATH) -> dict[str,
                 "not in the config file"
             )
     # Validate the file on its own so its errors name the file.
-    _validate(data, source)
+    _validate(data, source, in_file=True)
     return {str(k): v for k, v in data.items()}
 
 

@@ -48,6 +48,7 @@ MAX_HEADS = 20
 MAX_REFS = 400
 MAX_COMMANDS = 100
 MAX_REVISIONS = 20
+MAX_ASKED = 40
 TITLE_CHARS = 120
 REASON_CHARS = 300
 
@@ -129,6 +130,17 @@ class Revision(_Model):
     m: dict[str, list[str]] = Field(default_factory=dict)
 
 
+class Asked(_Model):
+    """One re-request (reviewcoord/rerequest.py): which bot was asked to review which head, when
+    (GitHub's time of the write), how (`requested_reviewers` or the trigger comment) and why."""
+
+    bot: BotKey
+    head: str
+    at: str | None = None
+    how: str = Field("", max_length=120)
+    why: str = Field("", max_length=REASON_CHARS)
+
+
 class History(_Model):
     """The record (serialised with the v1 short keys `fp`, `cmds`, `ht`, `exp`, `pnd`, `unr`,
     `bt`, `co`)."""
@@ -173,6 +185,9 @@ class History(_Model):
     # stable ids of findings that another reviewer reported as the same issue in some cycle.
     bots: dict[BotKey, BotRun] | None = Field(None, alias="bt")
     corroborated: list[str] | None = Field(None, alias="co")
+    # Optional: the re-requests made on this PR, newest last (at most MAX_ASKED): never a
+    # second ask for the same bot and head, whichever run asks.
+    asked: list[Asked] | None = Field(None, alias="ask")
 
     @property
     def last_head(self) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import shutil
 import subprocess
@@ -21,6 +22,7 @@ from reviewcoord.errors import (
     GatewayError,
     UsageError,
 )
+from reviewcoord.github.dry_run import DryRunGateway
 from reviewcoord.runner import RunRequest, evaluate
 from reviewcoord.settle import SystemClock
 from reviewcoord.terminal import Parser, output_format, pr_number, print_verdict
@@ -48,8 +50,11 @@ def find_token(env: Mapping[str, str]) -> str:
 
 def _repo(value: str | None, env: Mapping[str, str]) -> str:
     repo = (value or env.get("GITHUB_REPOSITORY", "")).strip()
-    if repo.count("/") != 1 or not all(repo.split("/")):
+    if not repo:
         raise UsageError("--repo OWNER/NAME is required (or set GITHUB_REPOSITORY)")
+    if repo.count("/") != 1 or not all(repo.split("/")):
+        where = "--repo" if value else "GITHUB_REPOSITORY"
+        raise UsageError(f"{where} {repo[:80]!r} is not OWNER/NAME (e.g. octo/app)")
     return repo
 
 
@@ -72,6 +77,20 @@ def run_live(
     gateway = _gateway(repo, env)
     log = Log(sys.stderr)
     log.mask(find_token(env))
+    if args.dry_run and args.publish:
+        raise UsageError(
+            "--dry-run and --publish: choose one (--dry-run prints what --publish sends)"
+        )
+    if args.publish:
+        who = gateway.whoami() or "the token's GitHub App (GET /user is not allowed for it)"
+        print(
+            f"reviewcoord: --publish: writing the sticky comment, commit status and check run "
+            f"on {repo}#{args.pr} as {who}",
+            file=sys.stderr,
+        )
+    elif not args.dry_run:
+        # A read-only run: the writes are neither sent nor printed (--dry-run prints them).
+        gateway = DryRunGateway(gateway, Log(io.StringIO()), "(you)")
     request = RunRequest(
         repo=repo,
         pr=args.pr,
@@ -82,6 +101,8 @@ def run_live(
     )
     outcome = evaluate(request, gateway, SystemClock(), log)  # (it sets up a dry run itself)
     log.info(f"{gateway.request_count} API requests")
+    if not args.publish and not args.dry_run:
+        log.info("nothing was written to GitHub (add --publish to write the verdict)")
     if outcome.verdict is None:
         print(f"reviewcoord: error: no trustworthy verdict: {outcome.reason}", file=sys.stderr)
         return EXIT_USAGE if outcome.bad_input else EXIT_UNREADABLE
@@ -99,7 +120,8 @@ def run_snapshot(argv: Sequence[str], env: Mapping[str, str], out: TextIO) -> in
         prog="reviewcoord snapshot",
         usage="%(prog)s <pr> --repo OWNER/NAME > pr.json",
         description="Save a PR (its head and every comment) as JSON on stdout, for "
-        "'reviewcoord <pr> --replay pr.json'.",
+        "'reviewcoord <pr> --replay pr.json' (the snapshot format, docs/interface.md "
+        "§ Snapshots). It holds every comment body: check it before you share it.",
     )
     parser.add_argument("pr", type=pr_number, metavar="<pr>", help="pull request number")
     parser.add_argument(
@@ -121,4 +143,10 @@ def run_snapshot(argv: Sequence[str], env: Mapping[str, str], out: TextIO) -> in
         alerts = None
     json.dump(dump(repo, pull, comments, alerts), out, indent=2, ensure_ascii=False)
     out.write("\n")
+    print(
+        f"reviewcoord: the snapshot holds every comment body of {repo}#{args.pr} "
+        f"({len(comments)} comments{', and its code scanning alerts' if alerts else ''}), "
+        "as anyone who can read the PR sees them: check it before you share it",
+        file=sys.stderr,
+    )
     return 0

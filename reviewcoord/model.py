@@ -289,6 +289,9 @@ class Verdict(Frozen):
     bots: dict[str, BotStatus] = Field(default_factory=dict)
     unreviewed: list[str] = Field(default_factory=list)
     required_bots: list[str] = Field(default_factory=list)
+    # Bots asked again for this head (`rerequest: true`, reviewcoord/rerequest.py), by this run
+    # or an earlier one: their review is awaited, and the verdict says they were asked.
+    rerequested: list[str] = Field(default_factory=list)
     # Review cycles (README § Review cycles); empty/None when there is no history:
     review_mode: Literal["initial", "incremental", "full", "same_head"] | None = None
     previous_head: str | None = None

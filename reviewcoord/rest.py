@@ -62,6 +62,14 @@ def time_of(d: Any, key: str) -> datetime | None:
     return _time(d, key)
 
 
+def time_or_none(d: Any, key: str) -> datetime | None:
+    """An ISO 8601 time field of an untrusted object, None when absent or not a time."""
+    try:
+        return _time(d, key)
+    except ValueError:
+        return None
+
+
 def raw_comment(endpoint: Endpoint, d: Any) -> RawComment:
     """One item of `pulls/N/reviews`, `pulls/N/comments` or `issues/N/comments`."""
     if not isinstance(d, dict):

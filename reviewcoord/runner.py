@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 
+from reviewcoord import rerequest
 from reviewcoord.actions_io import Log
 from reviewcoord.bots.code_scanning import AlertRead, merge_ref, unreadable
 from reviewcoord.config import CODE_SCANNING, Settings, declared_scope
@@ -23,6 +24,7 @@ from reviewcoord.cycles import ACTIONS_BOT, Cycles, recorded_time
 from reviewcoord.errors import ConfigError, GatewayError
 from reviewcoord.github.dry_run import DryRunGateway
 from reviewcoord.github.gateway import Gateway, PullInfo
+from reviewcoord.history import REASON_CHARS, Asked
 from reviewcoord.ingest import ingest, with_alerts
 from reviewcoord.judgement import Judgement, JudgeSettings, Subject, judge, would_go
 from reviewcoord.model import BotKey, RawComment, SettleMode, Verdict
@@ -94,6 +96,7 @@ class _Evaluation:
         self.cycles: Cycles | None = None
         self.expected: list[BotKey] = []
         self.alert_reads: dict[str, AlertRead] = {}  # head → its code-scanning read
+        self.asked: list[Asked] = []  # this run's re-requests (reviewcoord/rerequest.py)
 
     # --- reads -----------------------------------------------------------------------------
 
@@ -230,6 +233,7 @@ class _Evaluation:
         before = self.cycles.record
         verdict = judgement.verdict
         owed = [*self.expected, *self.settings.require_bots]
+        asked = rerequest.merged(self.cycles.record, self.asked)
         record = judgement.record.model_copy(
             update={
                 "head_time": head_time.isoformat() if head_time else None,
@@ -242,9 +246,12 @@ class _Evaluation:
                 "corroborated": next_corroborated(
                     before.corroborated if before else None, verdict, judgement.record
                 ),
+                "asked": asked,
             }
         )
-        return Judgement(verdict=judgement.verdict, record=record)
+        on_head = list(dict.fromkeys(a.bot for a in asked or [] if a.head == head))
+        verdict = judgement.verdict.model_copy(update={"rerequested": on_head})
+        return Judgement(verdict=verdict, record=record)
 
     def could_go(self, reading: Reading) -> bool:
         """Settle's cheap predicate (no reconciliation, no reads)."""
@@ -272,7 +279,45 @@ class _Evaluation:
             required=s.require_bots,
         )
 
-    def on_poll(self, reading: Reading, elapsed: float) -> None:
+    def on_poll(self, reading: Reading, elapsed: float) -> dict[BotKey, str]:
+        self.log_poll(reading, elapsed)
+        return self.ask_again(reading, elapsed) if self.settings.rerequest else {}
+
+    def ask_again(self, reading: Reading, elapsed: float) -> dict[BotKey, str]:
+        """Ask each due bot once (reviewcoord/rerequest.py); → the bots asked, each with the url
+        of the state it was asked in (settle waits for its next final state)."""
+        pull = reading.pull
+        if pull.state != "open" or not self.surfaces.may_write():
+            return {}
+        head = pull.head_sha
+        record = self.cycles.record if self.cycles is not None else None
+        asked = [*(record.asked or [] if record else []), *self.asked]
+        done = {b for b in self.expected if rerequest.asked_before(asked, b, head)}
+        states = {b: (s.state, s.detail) for b, s in reading.ingested.bots.items()}
+        timing = rerequest.Timing(
+            self.settings.fast_pack, self.settings.fast_timeout, self.settings.full_timeout
+        )
+        out: dict[BotKey, str] = {}
+        for item in rerequest.due(states, self.expected, timing, elapsed, head, done):
+            if rerequest.quota_noticed(item.bot, reading.comments):
+                continue
+            if self.settings.dry_run:  # nothing is asked, so nothing may claim it was
+                self.log.info(f"[dry-run] would ask {item.bot} to review again: {item.why}")
+                continue
+            sent, at, problem = self.surfaces.ask(item.bot)
+            if not sent:
+                continue  # read-only: nothing was asked, nothing to remember
+            why = (f"{item.why} ({problem})" if problem else item.why)[:REASON_CHARS]
+            entry = Asked(
+                bot=item.bot, head=head, at=at or None, how=rerequest.how(item.bot), why=why
+            )
+            self.asked.append(entry)
+            self.log.notice(rerequest.note(entry))
+            status = reading.ingested.bots.get(item.bot)
+            out[item.bot] = status.url if status is not None else ""
+        return out
+
+    def log_poll(self, reading: Reading, elapsed: float) -> None:
         states = {b: reading.ingested.state(b) for b in self.expected}
         done = [b for b, state in states.items() if state == "reviewed"]
         gone = [f"{b} ({state})" for b, state in states.items() if state in UNREVIEWED]
@@ -438,6 +483,8 @@ def _publish(run: _Evaluation, settled: Settled, started: str) -> tuple[Outcome,
     judgement = run.judge(reading, settled.mode)
     verdict = judgement.verdict
     notes = list(settled.log)
+    asked = [a for a in judgement.record.asked or [] if a.head == head]
+    notes.extend(rerequest.note(a) for a in asked)
     if settled.timed_out and verdict.pending:
         notes.append(
             f"settle `{settled.mode}` timed out with {', '.join(verdict.pending)} still pending"

@@ -19,7 +19,7 @@ Time comes from an injected `Clock`, so tests run the whole loop without sleepin
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -77,14 +77,29 @@ class Settled:
     log: list[str] = field(default_factory=list)
 
 
-def _finished(reading: Reading, bots: Sequence[BotKey]) -> bool:
-    return not waiting_for(reading, bots)
+# Bots asked again on the head (reviewcoord/rerequest.py) → the url of the state they were
+# asked in: that `failed` is no longer final; the bot's next final state is.
+Asked = Mapping[BotKey, str]
 
 
-def waiting_for(reading: Reading, bots: Sequence[BotKey]) -> list[BotKey]:
+def _finished(reading: Reading, bots: Sequence[BotKey], again: Asked) -> bool:
+    return not waiting_for(reading, bots, again)
+
+
+def waiting_for(
+    reading: Reading, bots: Sequence[BotKey], again: Asked | None = None
+) -> list[BotKey]:
     """The bots still to come on the head: not seen or working. `reviewed`, `failed` and
-    `skipped` are final (a bot that said it cannot review is not waited for)."""
-    return [b for b in bots if reading.ingested.state(b) not in FINAL_STATES]
+    `skipped` are final (a bot that said it cannot review is not waited for) — unless the bot
+    was asked again after that very state (`again`)."""
+    return [b for b in bots if not _final(reading, b, again or {})]
+
+
+def _final(reading: Reading, bot: BotKey, again: Asked) -> bool:
+    status = reading.ingested.bots.get(bot)
+    if status is None or status.state not in FINAL_STATES:
+        return False
+    return status.state == "reviewed" or again.get(bot) != status.url
 
 
 def settle(
@@ -92,11 +107,12 @@ def settle(
     policy: SettlePolicy,
     clock: Clock,
     would_go: Callable[[Reading], bool],
-    on_poll: Callable[[Reading, float], None] = lambda r, t: None,
+    on_poll: Callable[[Reading, float], Asked | None] = lambda r, t: None,
     first: Reading | None = None,
 ) -> Settled:
     """Poll `read` until the policy is satisfied or times out; return the last reading.
-    `first` is a reading the caller already made at the start (it counts as poll 1)."""
+    `first` is a reading the caller already made at the start (it counts as poll 1).
+    `on_poll` may ask bots again (re-request): it returns them, and they are waited for."""
     start = clock.now()
     reading = first if first is not None else read()
     head = reading.pull.head_sha
@@ -105,17 +121,18 @@ def settle(
     notes: list[str] = []
     fast_set = [b for b in policy.fast_pack if b in policy.expected]
     slow_set = [b for b in policy.slow_pack if b in policy.expected]
+    again: dict[BotKey, str] = {}
 
     while True:
         elapsed = clock.now() - start
-        on_poll(reading, elapsed)
+        again.update(on_poll(reading, elapsed) or {})
         if mode == "none":
             return Settled(reading, "none", False, polls, restarts, notes)
         if mode == "fast":
-            if _finished(reading, fast_set) or elapsed >= policy.fast_timeout:
-                timed_out = not _finished(reading, fast_set)
-                patient = waiting_for(reading, slow_set) if policy.merge_patience else []
-                required = waiting_for(reading, policy.required)
+            if _finished(reading, fast_set, again) or elapsed >= policy.fast_timeout:
+                timed_out = not _finished(reading, fast_set, again)
+                patient = waiting_for(reading, slow_set, again) if policy.merge_patience else []
+                required = waiting_for(reading, policy.required, again)
                 if (patient or required) and would_go(reading):
                     why = " and ".join(
                         name
@@ -131,8 +148,8 @@ def settle(
                 return Settled(reading, "fast", timed_out, polls, restarts, notes)
             deadline = policy.fast_timeout
         else:
-            if _finished(reading, policy.expected) or elapsed >= policy.full_timeout:
-                timed_out = not _finished(reading, policy.expected)
+            if _finished(reading, policy.expected, again) or elapsed >= policy.full_timeout:
+                timed_out = not _finished(reading, policy.expected, again)
                 return Settled(reading, "full", timed_out, polls, restarts, notes)
             deadline = policy.full_timeout
 
@@ -151,3 +168,4 @@ def settle(
             head = reading.pull.head_sha
             start = clock.now()
             mode = policy.mode
+            again.clear()

@@ -1,14 +1,18 @@
-"""Replay snapshots: one PR's comments saved in GitHub's own REST shapes.
+"""Replay snapshots: one PR's comments saved in GitHub's own REST shapes (the snapshot format,
+docs/interface.md § Snapshots).
 
-    {"repo": "owner/name", "pull": <GET pulls/N>, "reviews": [...],
+    {"format": 1, "repo": "owner/name", "pull": <GET pulls/N>, "reviews": [...],
      "issue_comments": [...], "review_comments": [...]}
      (+ optional "code_scanning_alerts": [...], the PR's open alerts as
      `GET code-scanning/alerts` lists them, judged by --replay as if read live;
-     + optional "reactions", "check_runs": accepted, not read yet)
+     + optional "reactions", "check_runs": lists, accepted, not read yet)
 
-`load` turns untrusted JSON into our models or raises SnapshotError with one clear line;
-`dump` writes what `reviewcoord snapshot` saves from a live PR, so it round-trips through
-`--replay` to the same verdict.
+Strict at the top level: `format` must be 1, every key must be one of those, and each must
+have its type; otherwise SnapshotError names the key (exit 2). The items inside are GitHub's
+own objects, read for the fields we use (reviewcoord/rest.py), so GitHub adding a field to one
+never breaks a snapshot. `load` turns untrusted JSON into our models or raises SnapshotError
+with one clear line; `dump` writes what `reviewcoord snapshot` saves from a live PR, so it
+round-trips through `--replay` to the same verdict.
 """
 
 from __future__ import annotations
@@ -30,6 +34,11 @@ LISTS: dict[str, Endpoint] = {
 }
 
 ALERTS = "code_scanning_alerts"
+FORMAT = 1
+# Every top-level key a snapshot may hold, and what it must be.
+_REQUIRED = ("format", "repo", "pull")
+_LIST_KEYS = (*LISTS, ALERTS, "reactions", "check_runs")
+KEYS = (*_REQUIRED, *_LIST_KEYS)
 
 
 @dataclass(frozen=True)
@@ -41,11 +50,37 @@ class Snapshot:
     code_scanning_alerts: list[Any] | None = None
 
 
+def _check_layout(data: dict[str, Any], source: str) -> None:
+    """The top level: the version, no unknown key, each key of its type."""
+    unknown = [str(k) for k in data if k not in KEYS]
+    if unknown:
+        raise SnapshotError(
+            f"{source}: unknown key '{unknown[0][:60]}' (a snapshot holds {', '.join(KEYS)})"
+        )
+    version = data.get("format")
+    if "format" not in data:
+        raise SnapshotError(
+            f"{source}: missing key 'format' (the snapshot format version, {FORMAT}); "
+            'save it again with `reviewcoord snapshot`, or add "format": 1'
+        )
+    if type(version) is not int or version != FORMAT:
+        raise SnapshotError(
+            f"{source}: key 'format': version {str(version)[:20]!r} is not supported "
+            f"(this reviewcoord reads format {FORMAT})"
+        )
+    for key in _LIST_KEYS:
+        if key in data and not isinstance(data[key], list):
+            raise SnapshotError(f"{source}: '{key}' must be a list")
+    if "pull" in data and not isinstance(data["pull"], dict):
+        raise SnapshotError(f"{source}: 'pull' must be an object (the GET pulls/N object)")
+
+
 def parse(data: Any, *, source: str = "snapshot") -> Snapshot:
     if not isinstance(data, dict):
         raise SnapshotError(
             f"{source}: the snapshot must be a JSON object, got {type(data).__name__}"
         )
+    _check_layout(data, source)
     repo = data.get("repo")
     if not isinstance(repo, str) or repo.count("/") != 1:
         raise SnapshotError(f"{source}: 'repo' must be a string 'owner/name'")
@@ -57,17 +92,12 @@ def parse(data: Any, *, source: str = "snapshot") -> Snapshot:
         raise SnapshotError(f"{source}: 'pull': {exc}") from None
     comments: list[RawComment] = []
     for key, endpoint in LISTS.items():
-        items = data.get(key, [])
-        if not isinstance(items, list):
-            raise SnapshotError(f"{source}: '{key}' must be a list")
-        for index, item in enumerate(items):
+        for index, item in enumerate(data.get(key, [])):
             try:
                 comments.append(raw_comment(endpoint, item))
             except ValueError as exc:
                 raise SnapshotError(f"{source}: '{key}[{index}]': {exc}") from None
     alerts = data.get(ALERTS)
-    if alerts is not None and not isinstance(alerts, list):
-        raise SnapshotError(f"{source}: '{ALERTS}' must be a list")
     return Snapshot(repo=repo, pull=pull, comments=comments, code_scanning_alerts=alerts)
 
 
@@ -138,7 +168,7 @@ def pull_to_rest(p: PullInfo) -> dict[str, Any]:
 def dump(
     repo: str, pull: PullInfo, comments: list[RawComment], alerts: list[Any] | None = None
 ) -> dict[str, Any]:
-    data: dict[str, Any] = {"repo": repo, "pull": pull_to_rest(pull)}
+    data: dict[str, Any] = {"format": FORMAT, "repo": repo, "pull": pull_to_rest(pull)}
     for key, endpoint in LISTS.items():
         data[key] = [comment_to_rest(c) for c in comments if c.endpoint == endpoint]
     if alerts is not None:

@@ -32,7 +32,12 @@ def _parser() -> Parser:
         help="whose sticky comments hold the verdicts (default: the token's user, else "
         f"{ACTIONS_BOT}); a sticky by anyone else is ignored",
     )
-    p.add_argument("--format", choices=["table", "json"], default="table", help="what to print")
+    p.add_argument(
+        "--format",
+        choices=["table", "json"],
+        default="table",
+        help="what to print (default: table)",
+    )
     return p
 
 

@@ -122,6 +122,7 @@ class Builder:
 
     def dump(self, title: str) -> dict[str, object]:
         return {
+            "format": 1,
             "repo": "octo/app",
             "pull": pull(self.number, title),
             "reviews": self.reviews,

@@ -35,6 +35,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
         ["--full-timeout", "9"],
         ["--poll-interval", "3"],
         ["--dry-run"],
+        ["--publish"],
     ],
 )
 def test_live_only_flags_with_replay_are_an_error(
@@ -110,3 +111,46 @@ def test_no_import_cycle_in_the_package() -> None:
 
     for module in sorted(graph):
         visit(module, [])
+
+
+# --- issue 17: a CLI that says what it means -----------------------------------------------
+
+
+def test_a_mistyped_subcommand_gets_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["statuss", "--repo", "octo/app"], {}) == 2
+    err = capsys.readouterr().err
+    assert "unknown command 'statuss' (did you mean 'status'?)" in err
+    assert "PR number" not in err
+
+
+def test_an_unknown_word_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["frobnicate"], {}) == 2
+    err = capsys.readouterr().err
+    assert "positive integer, got 'frobnicate' (or a command: snapshot, status)" in err
+
+
+def test_control_a_pr_number_is_not_a_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["#12", "--replay", SAMPLE, "--format", "json"], {}) == 0
+    assert "unknown command" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["foo", "a/b/c", "/name", "owner/"])
+def test_repo_that_is_not_owner_name_says_so(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["12", "--repo", value], {"GITHUB_TOKEN": "t"}) == 2
+    err = capsys.readouterr().err
+    assert f"--repo {value!r} is not OWNER/NAME" in err and "is required" not in err
+
+
+def test_control_no_repo_at_all_says_it_is_required(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["12"], {"GITHUB_TOKEN": "t"}) == 2
+    assert "--repo OWNER/NAME is required" in capsys.readouterr().err
+
+
+def test_every_flag_help_shows_its_default() -> None:
+    parser = cli._build_parser()
+    for action in parser._actions:
+        if not action.option_strings or action.dest in ("help", "version"):
+            continue
+        assert "(default:" in (action.help or ""), action.option_strings

@@ -54,7 +54,7 @@ def cli(
 
 def test_cli_prints_the_verdict_and_publishes(fake: FakeGitHub) -> None:
     # `both` (the default): the sticky body, a rule, then the JSON; and the sticky is posted.
-    proc = cli(fake, "2", "--repo", "octo/app", "--settle", "none")
+    proc = cli(fake, "2", "--repo", "octo/app", "--settle", "none", "--publish")
     assert proc.returncode == 0, proc.stderr
     comment, _, json_text = proc.stdout.rpartition("\n---\n\n")
     assert comment.startswith("<!-- review-coordinator-verdict -->")
@@ -66,12 +66,30 @@ def test_cli_prints_the_verdict_and_publishes(fake: FakeGitHub) -> None:
     assert fake.statuses(HEAD)[-1]["state"] == "failure"
     assert "only GitHub App tokens" in proc.stderr  # a PAT cannot write check runs
     assert PAT not in proc.stdout + proc.stderr
+    assert "--publish: writing the sticky comment, commit status and check run" in proc.stderr
+    assert "on octo/app#2 as octo-dev" in proc.stderr  # who it writes as, said first
 
 
-def test_cli_format_json_prints_json_and_posts_no_sticky(fake: FakeGitHub) -> None:
-    proc = cli(fake, "2", "--repo", "octo/app", "--settle", "none", "--format", "json")
+def test_cli_without_publish_reads_prints_and_writes_nothing(fake: FakeGitHub) -> None:
+    proc = cli(fake, "2", "--repo", "octo/app", "--settle", "none")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("<!-- review-coordinator-verdict -->")
+    assert writes(fake) == [] and stickies(fake) == [] and fake.statuses(HEAD) == []
+    assert "[dry-run]" not in proc.stderr  # quiet: no payloads printed
+    assert "add --publish to write the verdict" in proc.stderr
+
+
+def test_cli_format_json_never_changes_what_is_published(fake: FakeGitHub) -> None:
+    proc = cli(fake, "2", "--repo", "octo/app", "--settle", "none", "--format", "json", "--publish")
     assert json.loads(proc.stdout)["gate"] == "block"
-    assert stickies(fake) == [] and fake.statuses(HEAD)[-1]["state"] == "failure"
+    assert len(stickies(fake)) == 1  # the sticky is written as without --format
+    assert fake.statuses(HEAD)[-1]["state"] == "failure"
+
+
+def test_cli_dry_run_and_publish_together_is_an_error(fake: FakeGitHub) -> None:
+    proc = cli(fake, "2", "--repo", "octo/app", "--dry-run", "--publish")
+    assert proc.returncode == 2 and "choose one" in proc.stderr
+    assert writes(fake) == []
 
 
 def test_cli_dry_run_writes_nothing_and_gh_token_works(fake: FakeGitHub) -> None:
@@ -96,6 +114,8 @@ def test_cli_dry_run_writes_nothing_and_gh_token_works(fake: FakeGitHub) -> None
 def test_snapshot_round_trips_through_replay(fake: FakeGitHub, tmp_path: Path) -> None:
     snap = cli(fake, "snapshot", "2", "--repo", "octo/app")
     assert snap.returncode == 0, snap.stderr
+    assert json.loads(snap.stdout)["format"] == 1
+    assert "the snapshot holds every comment body of octo/app#2" in snap.stderr
     path = tmp_path / "pr.json"
     path.write_text(snap.stdout)
     live = cli(

@@ -86,23 +86,31 @@ def test_explicit_expected_bots_make_missing_bot_pending() -> None:
         (None, "no such file"),
         ("{not json", "not valid JSON"),
         ("[]", "must be a JSON object"),
-        ('{"repo": "octo/app"}', "missing key 'pull'"),
-        ('{"repo": "octo/app", "pull": {"number": 1}}', "head.sha"),
-        ('{"repo": "x", "pull": {}}', "'repo' must be"),
+        ('{"format": 1, "repo": "octo/app"}', "missing key 'pull'"),
+        ('{"format": 1, "repo": "octo/app", "pull": {"number": 1}}', "head.sha"),
+        ('{"format": 1, "repo": "x", "pull": {}}', "'repo' must be"),
         (
-            '{"repo": "o/r", "pull": {"number": 1, "head": {"sha": "a"}}, "reviews": {}}',
+            '{"format": 1, "repo": "o/r", "pull": {"number": 1, "head": {"sha": "a"}},'
+            ' "reviews": {}}',
             "'reviews' must be a list",
         ),
         (
-            '{"repo": "o/r", "pull": {"number": 1, "head": {"sha": "a"}},'
+            '{"format": 1, "repo": "o/r", "pull": {"number": 1, "head": {"sha": "a"}},'
             ' "reviews": [{"id": "x"}]}',
             "reviews[0]",
         ),
         (
-            '{"repo": "o/r", "pull": {"number": 1, "head": {"sha": "a"}},'
+            '{"format": 1, "repo": "o/r", "pull": {"number": 1, "head": {"sha": "a"}},'
             ' "issue_comments": [{"id": 1, "body": 5}]}',
             "issue_comments[0]",
         ),
+        ('{"repo": "o/r", "pull": {"number": 1, "head": {"sha": "a"}}}', "missing key 'format'"),
+        ('{"format": 2, "repo": "o/r", "pull": {}}', "key 'format': version '2'"),
+        ('{"format": "1", "repo": "o/r", "pull": {}}', "key 'format': version '1'"),
+        ('{"format": true, "repo": "o/r", "pull": {}}', "key 'format'"),
+        ('{"format": 1, "repo": "o/r", "pull": {}, "reveiws": []}', "unknown key 'reveiws'"),
+        ('{"format": 1, "repo": "o/r", "pull": []}', "'pull' must be an object"),
+        ('{"format": 1, "repo": "o/r", "pull": {}, "check_runs": 3}', "'check_runs' must be"),
         ("[" * 100_000, "JSON"),
     ],
 )
@@ -145,3 +153,19 @@ def test_verdict_file_lands_where_the_host_sees_it(tmp_path: Path) -> None:
         verdict_location({"RUNNER_TEMP": str(tmp_path)}, 7, root=absent), "{}"
     )
     assert plain == str(tmp_path / "review-coordinator/verdict-pr7.json")
+
+
+def test_repo_with_replay_must_be_the_snapshots() -> None:
+    sample = str(ROOT / "examples/pr-block.json")
+    proc = run("12", "--replay", sample, "--repo", "other/repo", "--format", "json")
+    assert proc.returncode == 2
+    assert "--repo 'other/repo': the snapshot" in proc.stderr and "is of octo/app" in proc.stderr
+    # Control: the snapshot's own repository (any case) is fine.
+    same = run("12", "--replay", sample, "--repo", "Octo/App", "--format", "json")
+    assert same.returncode == 0, same.stderr
+    assert json.loads(same.stdout)["repo"] == "octo/app"
+
+
+def test_the_examples_are_format_1() -> None:
+    for path in sorted((ROOT / "examples").glob("*.json")):
+        assert json.loads(path.read_text())["format"] == 1, path

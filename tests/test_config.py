@@ -90,3 +90,38 @@ def test_yaml_bomb_is_refused_quickly() -> None:
         parse_config_file(bomb, SRC)
     with pytest.raises(ConfigError, match="larger than"):
         parse_config_file("a: " + "x" * 70_000, SRC)
+
+
+# --- issue 17: the messages agree with themselves -------------------------------------------
+
+
+def test_an_unknown_file_key_does_not_list_per_run_keys_as_allowed() -> None:
+    with pytest.raises(ConfigError) as err:
+        parse_config_file("setle: fast\n", "cfg.yml")
+    message = str(err.value)
+    assert "key 'setle': unknown key; allowed keys:" in message
+    allowed = message.split("allowed keys:", 1)[1]
+    assert "settle" in allowed and "rerequest" in allowed
+    assert "cycle" not in allowed  # refused in the file: never offered there
+
+
+def test_cycle_in_the_file_is_refused_as_per_run() -> None:
+    with pytest.raises(ConfigError, match="key 'cycle': set per run"):
+        parse_config_file("cycle: 2\n", "cfg.yml")
+
+
+def test_an_underscore_alias_is_refused_naming_the_real_key() -> None:
+    with pytest.raises(ConfigError) as err:
+        parse_config_file("expected_bots: codex\n", "cfg.yml")
+    assert "key 'expected_bots': unknown key (did you mean 'expected-bots'?)" in str(err.value)
+
+
+def test_control_the_documented_spelling_is_read() -> None:
+    values = parse_config_file("expected-bots: codex\nrerequest: true\n", "cfg.yml")
+    settings = build_settings(values, {}, file_source="cfg.yml", input_source="inputs")
+    assert settings.expected_bots == ["codex"] and settings.rerequest is True
+
+
+def test_an_underscore_input_is_refused_too() -> None:
+    with pytest.raises(ConfigError, match="did you mean 'fail-on-block'"):
+        build_settings({}, {"fail_on_block": "true"}, file_source="f", input_source="inputs")

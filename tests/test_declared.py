@@ -463,3 +463,35 @@ def test_a_user_reviewer_may_not_declare_an_app_login() -> None:
         build("reviewers:\n  kilo:\n    logins: ['x[bot]']\n    type: user\n")
     with pytest.raises(ConfigError, match=r"reviewers\.kilo\.type"):
         build("reviewers:\n  kilo:\n    logins: ['x']\n    type: robot\n")
+
+
+def test_a_declared_trigger_is_the_profile_trigger_and_hint() -> None:
+    from reviewcoord.bots.declared import parse_reviewers, profile
+    from reviewcoord.bots.registry import REGISTRY as registry
+
+    declared = parse_reviewers(
+        {"kilo": {"logins": ["kilo[bot]"], "trigger": "@kilo review"}}, registry
+    )
+    p = profile("kilo", declared["kilo"])
+    assert p.trigger == "@kilo review" and p.rerequest == "re-request with `@kilo review`"
+
+
+@pytest.mark.parametrize(
+    "trigger",
+    ["/review-coordinator accept F1 wontfix: x", "two\nlines", "<b>hi</b>", "", "x" * 101],
+)
+def test_a_declared_trigger_that_is_not_a_plain_line_is_refused(trigger: str) -> None:
+    from reviewcoord.bots.declared import DeclarationError, parse_reviewers
+    from reviewcoord.bots.registry import REGISTRY as registry
+
+    with pytest.raises(DeclarationError) as err:
+        parse_reviewers({"kilo": {"logins": ["kilo[bot]"], "trigger": trigger}}, registry)
+    assert err.value.key == "reviewers.kilo.trigger"
+
+
+def test_control_no_trigger_means_never_asked() -> None:
+    from reviewcoord.bots.declared import parse_reviewers, profile
+    from reviewcoord.bots.registry import REGISTRY as registry
+
+    declared = parse_reviewers({"kilo": {"logins": ["kilo[bot]"]}}, registry)
+    assert profile("kilo", declared["kilo"]).trigger == ""

@@ -48,7 +48,7 @@ def test_all_bots_clean_is_go(fake: FakeGitHub, tmp_path: Path) -> None:
     all_clean(fake)
     run = run_action(fake, tmp_path)
     assert run.returncode == 0, run.log
-    assert run.outputs["gate"] == "go"
+    assert run.outputs["gate"] == "go" and run.outputs["next-step"] == "none"
     assert run.outputs["settled-on"] == "codex,copilot,cursor,claude"
     assert run.outputs["pending"] == ""
     assert [s["state"] for s in fake.statuses(HEAD)] == ["pending", "success"]
@@ -75,7 +75,7 @@ def test_codex_p1_on_page_two_blocks(fake: FakeGitHub, tmp_path: Path) -> None:
     fake.add_review_comment(2, login=CODEX, body=body("Z25"), path="src/typed_dict.rs", line=178)
     run = run_action(fake, tmp_path)
     assert run.returncode == 0, run.log
-    assert run.outputs["gate"] == "block"
+    assert run.outputs["gate"] == "block" and run.outputs["next-step"] == "fix_findings"
     assert run.outputs["critical-count"] == "1"
     assert any("/repositories/4242/pulls/2/comments" in r.path for r in fake.request_log())
     assert fake.statuses(HEAD)[-1]["state"] == "failure"
@@ -269,7 +269,7 @@ def test_a_persistent_502_fails_closed(fake: FakeGitHub, tmp_path: Path) -> None
     fake.inject("GET", r"/pulls/2/comments", status=502, times=1000)
     run = run_action(fake, tmp_path)
     assert run.returncode == 3  # no trustworthy verdict
-    assert run.outputs["gate"] == "error"
+    assert run.outputs["gate"] == "error" and run.outputs["next-step"] == "github_unreadable"
     assert fake.statuses(HEAD)[-1]["state"] == "error"
     assert all(s["state"] != "success" for s in fake.statuses(HEAD))
     (check,) = fake.check_runs(HEAD)
@@ -348,6 +348,7 @@ def test_invalid_config_on_base_branch_is_an_error_status(fake: FakeGitHub, tmp_
     fake.set_file(".github/review-coordinator.yml", "main", "settle: whenever\n")
     run = run_action(fake, tmp_path)
     assert run.returncode == 2 and run.outputs["gate"] == "error"
+    assert run.outputs["next-step"] == "fix_config"
     assert ".github/review-coordinator.yml" in run.stdout and "'settle'" in run.stdout
     assert fake.statuses(HEAD)[-1]["state"] == "error"
 

@@ -167,6 +167,7 @@ def item(draw: st.DrawFn, endpoint: str) -> Any:
 @st.composite
 def snapshots(draw: st.DrawFn) -> dict[str, Any]:
     data: dict[str, Any] = {
+        "format": 1,
         "repo": "octo/app",
         "pull": {"number": 2, "head": {"sha": HEAD}, "title": draw(bodies)},
     }
@@ -192,9 +193,9 @@ def assert_sticky_safe(body: str) -> None:
     for line in body.split("\n"):
         assert not line.lstrip().startswith(("```", "~~~", "|", "::")), line
         if line.startswith("#"):
-            assert line.startswith(("## 🧑‍⚖️ Review verdict", "### Critical (", "### Advisory (")), (
-                line
-            )
+            assert line.startswith(
+                ("## 🧑‍⚖️ Review verdict", "### Critical (", "### Advisory (", "### What unblocks")
+            ), line
 
 
 @settings(

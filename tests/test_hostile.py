@@ -107,9 +107,14 @@ def assert_safe_markdown(text: str, *, sticky: bool) -> None:
     for line in text.split("\n"):
         assert not line.lstrip().startswith(("```", "~~~", "|", "::", "> ", "===")), line
         if line.startswith("#"):
-            assert line.startswith(("## 🧑‍⚖️ Review verdict", "### Critical (", "### Advisory (")), (
-                line
-            )
+            assert line.startswith(
+                (
+                    "## 🧑‍⚖️ Review verdict",
+                    "### Critical (",
+                    "### Advisory (",
+                    "### What unblocks this",
+                )
+            ), line
     assert "javascript:" not in text.replace("javascript:alert", "")
     assert "](https://evil.example" not in text
 
@@ -431,6 +436,7 @@ def test_config_not_utf8_is_a_gate_error(tmp_path: Path) -> None:
 
 def snapshot(**overrides: Any) -> dict[str, Any]:
     data: dict[str, Any] = {
+        "format": 1,
         "repo": "octo/app",
         "pull": {"number": 2, "head": {"sha": HEAD}},
         "reviews": [],

@@ -32,6 +32,7 @@ INTERFACE = {
     "status-context": "review-coordinator",
     "dry-run": "false",
     "fail-on-block": "false",
+    "rerequest": "false",
 }
 OUTPUTS = [
     "gate",
@@ -42,6 +43,7 @@ OUTPUTS = [
     "pending",
     "unreviewed",
     "comment-url",
+    "next-step",
     "verdict",
     "verdict-file",
 ]

@@ -82,6 +82,7 @@ def test_a_complete_go_verdict_lets_the_merge_group_pass(fake: FakeGitHub, tmp_p
     assert fake.statuses(GROUP_SHA)[0]["target_url"] == sticky["html_url"]
     assert sticky["html_url"] in summary and "#104" in summary
     assert run.outputs["gate"] == "go" and run.outputs["comment-url"] == sticky["html_url"]
+    assert run.outputs["next-step"] == "none"
     assert "104" in run.outputs["gate-reason"]
     assert stickies(fake, PR) == [sticky]  # untouched
     assert_reported_only_on_the_group(sent)
@@ -110,6 +111,7 @@ def test_a_block_verdict_fails_the_merge_group(fake: FakeGitHub, tmp_path: Path)
     conclusion, state, summary = group_result(fake)
     assert (conclusion, state) == ("failure", "failure")
     assert run.outputs["gate"] == "block" and "verdict is block" in run.outputs["gate-reason"]
+    assert run.outputs["next-step"] == "wait_review"
     assert "verdict is block" in summary
     assert_reported_only_on_the_group(sent)
 

@@ -103,7 +103,7 @@ def test_blocking_shape() -> None:
     assert "Settled on: Copilot, Cursor, Claude. Pending: Codex." in body
     assert "### Critical (2)" in body and "### Advisory (3)" in body
     assert (
-        "1. **F1 · Null session dereference** — `src/handler.ts:225-230` · 3✕ · "
+        "1. **F1 · Null session dereference** — `src/handler.ts:225-230` · 3 bots · "
         "Cursor:High Severity · Copilot:medium (no label) · Codex:P3"
     ) in body
     assert "[Cursor](https://github.com/octo/app/pull/12#discussion_r1)" in body
@@ -225,7 +225,9 @@ def test_hostile_cannot_break_layout(hostile_bodies: dict[str, str], surface: st
         assert ch not in body
     headings = [line for line in body.split("\n") if line.startswith("#")]
     assert all(
-        h.startswith(("## 🧑‍⚖️ Review verdict", "### Critical (", "### Advisory ("))
+        h.startswith(
+            ("## 🧑‍⚖️ Review verdict", "### Critical (", "### Advisory (", "### What unblocks this")
+        )
         for h in headings
     )
     assert "```" not in outside_code(body).replace("\\`", "")

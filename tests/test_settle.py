@@ -199,3 +199,59 @@ def test_require_bots_does_not_delay_a_block() -> None:
         script(clock, [(0, fast_done)]), policy(required=["codex"]), clock, lambda r: False
     )
     assert (result.mode, clock.t) == ("fast", 0)
+
+
+# --- re-requests (issue 17): a bot asked again after `failed` is waited for -------------------
+
+
+def test_a_failed_bot_asked_again_is_waited_for_until_it_reviews() -> None:
+    clock = FakeClock()
+    done = dict(claude="reviewed", cursor="reviewed", codex="reviewed")
+    read = script(
+        clock,
+        [(0, reading(copilot="failed", **done)), (60, reading(copilot="reviewed", **done))],
+    )
+    asked: list[float] = []
+
+    def on_poll(r: Reading, elapsed: float) -> dict[str, str]:
+        if r.ingested.state("copilot") == "failed" and not asked:
+            asked.append(elapsed)
+            return {"copilot": ""}  # the url of the failed state it was asked in
+        return {}
+
+    result = settle(read, policy("full"), clock, lambda r: False, on_poll)
+    assert asked == [0.0] and not result.timed_out
+    assert result.reading.ingested.state("copilot") == "reviewed" and clock.t == 60
+
+
+def test_control_a_failed_bot_not_asked_is_final_at_once() -> None:
+    clock = FakeClock()
+    done = dict(claude="reviewed", cursor="reviewed", codex="reviewed")
+    read = script(clock, [(0, reading(copilot="failed", **done))])
+    result = settle(read, policy("full"), clock, lambda r: False)
+    assert result.polls == 1 and clock.t == 0 and not result.timed_out
+
+
+def test_a_bot_that_fails_again_after_the_ask_is_final_again() -> None:
+    clock = FakeClock()
+    first = reading(copilot="failed", claude="reviewed", cursor="reviewed", codex="reviewed")
+    again = first.ingested.bots["copilot"].model_copy(update={"url": "https://x/new-failure"})
+    later = Reading(
+        pull=first.pull,
+        comments=[],
+        ingested=Ingested(
+            findings=[],
+            bots={**first.ingested.bots, "copilot": again},
+            unknown_bots=[],
+            parse_notes=[],
+        ),
+    )
+    read = script(clock, [(0, first), (30, later)])
+    calls: list[int] = []
+
+    def on_poll(r: Reading, elapsed: float) -> dict[str, str]:
+        calls.append(1)
+        return {"copilot": ""} if len(calls) == 1 else {}
+
+    result = settle(read, policy("full"), clock, lambda r: False, on_poll)
+    assert not result.timed_out and clock.t == 30  # its new failure is final: no timeout wait

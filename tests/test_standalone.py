@@ -193,3 +193,50 @@ def test_corpus_fixture_is_complete() -> None:
     assert len(entries) == CORPUS_ENTRIES
     assert len(set(ids)) == len(ids), "corpus_id values must be unique"
     assert (CORPUS.parent / "PROVENANCE.md").is_file()
+
+
+def heading_anchors(text: str) -> set[str]:
+    """GitHub's anchors for the headings of a Markdown file: lower case, punctuation dropped
+    (hyphens and underscores kept), spaces to hyphens; a repeated heading gets -1, -2, …"""
+    anchors: set[str] = set()
+    for line in _without_code(text):
+        match = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if not match:
+            continue
+        slug = re.sub(r"[^\w\- ]", "", match.group(1).strip().lower()).replace(" ", "-")
+        candidate, n = slug, 0
+        while candidate in anchors:
+            n += 1
+            candidate = f"{slug}-{n}"
+        anchors.add(candidate)
+    return anchors
+
+
+def test_heading_anchor_rules() -> None:
+    text = (
+        "# A\n## Use it as a GitHub Action\n### When it reads: settle\n## 19. Re-requesting\n## A\n"
+    )
+    assert heading_anchors(text) == {
+        "a",
+        "use-it-as-a-github-action",
+        "when-it-reads-settle",
+        "19-re-requesting",
+        "a-1",
+    }
+
+
+@pytest.mark.parametrize("doc", markdown_files(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_anchor_links_resolve(doc: Path) -> None:
+    """`#anchor` links, in the same file or another Markdown file of the repository (the
+    README's table of contents, its quickstart), name a heading that exists."""
+    broken = []
+    for number, target in markdown_links(doc.read_text(encoding="utf-8")):
+        path, _, anchor = target.partition("#")
+        if not anchor or (path and not is_relative(path)) or not (path or target.startswith("#")):
+            continue
+        file = (doc.parent / unquote(path)).resolve() if path else doc
+        if file.suffix != ".md" or not file.is_file():
+            continue
+        if anchor not in heading_anchors(file.read_text(encoding="utf-8")):
+            broken.append(f"{doc.relative_to(ROOT)}:{number}: {target}")
+    assert not broken, "anchor links without their heading:\n" + "\n".join(broken)

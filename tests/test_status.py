@@ -285,7 +285,7 @@ def test_a_published_verdict_is_listed_by_the_cli(fake: FakeGitHub) -> None:
             check=False,
         )
 
-    judged = cli("2", "--repo", REPO, "--settle", "none")  # (`--format json` posts no sticky)
+    judged = cli("2", "--repo", REPO, "--settle", "none", "--publish")
     assert judged.returncode == 0, judged.stderr
     verdict = json.loads(judged.stdout.rpartition("\n---\n\n")[2])
     listed = cli("status", "--repo", REPO, "--format", "json")

@@ -35,7 +35,9 @@ from reviewcoord.model import Finding, ParsedComment, RawComment
 
 KEY = "coderabbit"
 LOGINS: frozenset[str] = frozenset({"coderabbitai[bot]"})
-REREQUEST = "re-request with `@coderabbitai review`"
+# Its documented trigger comment (docs/bot-formats.md § Re-requesting).
+TRIGGER = "@coderabbitai review"
+REREQUEST = f"re-request with `{TRIGGER}`"
 
 # `_⚠️ Potential issue_ | _🟠 Major_ | _⚡ Quick win_`: two to five `_field_`s on one line.
 _HEADER = re.compile(
@@ -316,4 +318,5 @@ PROFILE = BotProfile(
     canonical_label=canonical_label,
     pack="fast",
     rerequest=REREQUEST,
+    trigger=TRIGGER,
 )

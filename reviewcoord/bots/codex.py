@@ -96,7 +96,9 @@ _WRAPPER = re.compile(
 )
 _FOOTER = "Useful? React with"
 # How a person asks Codex again (shown when it did not review the head).
-REREQUEST = "re-request with `@codex review`"
+# Its documented trigger comment (docs/bot-formats.md § Re-requesting).
+TRIGGER = "@codex review"
+REREQUEST = f"re-request with `{TRIGGER}`"
 
 
 def _reviewed_commit(body: str) -> str | None:
@@ -245,4 +247,5 @@ PROFILE = BotProfile(
     severity={"p0": "critical", "p1": "critical", "p2": "medium", "p3": "low"},
     pack="slow",
     rerequest=REREQUEST,
+    trigger=TRIGGER,
 )

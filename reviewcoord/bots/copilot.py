@@ -48,6 +48,9 @@ _TOO_MANY = re.compile(r"exceeds the maximum number of files[ \t]*(?:\((?P<n>\d{
 _ERROR = re.compile(r"Copilot encountered an error and was unable to review", re.I)
 # How a person asks Copilot again (shown when it did not review the head).
 REREQUEST = "re-request a review from Copilot"
+# The login `POST pulls/{n}/requested_reviewers` takes for it; `Copilot` answers 200 and requests
+# nothing, the login without `[bot]` 422 (docs/bot-formats.md § Re-requesting).
+REVIEW_LOGIN = "copilot-pull-request-reviewer[bot]"
 _APPROVE = re.compile(r"^#{1,4}[ \t]*🟢[ \t]*Approval recommended", re.M)
 _VERDICT = re.compile(
     r"^#{1,4}[ \t]*(?:🟡|🔵)[ \t]*(?:Changes recommended|Needs a closer look)", re.M
@@ -226,4 +229,5 @@ PROFILE = BotProfile(
     },
     canonical_label=canonical_label,
     rerequest=REREQUEST,
+    review_login=REVIEW_LOGIN,
 )

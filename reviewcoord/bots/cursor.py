@@ -64,7 +64,9 @@ _USAGE = re.compile(r"\busage limit", re.I)
 # Bugbot does not review PRs opened by a bot account: on such a PR it is `skipped` by design.
 SKIPS_BOT_PRS = "Bugbot does not review pull requests opened by a bot"
 # How a person asks Bugbot again (shown when it did not review the head).
-REREQUEST = "re-request with `@cursor review`"
+# Its documented trigger comment (docs/bot-formats.md § Re-requesting).
+TRIGGER = "cursor review"
+REREQUEST = f"re-request with `{TRIGGER}`"
 _NOTICE = re.compile(
     r"Skipping Bugbot|Bugbot couldn['’]t run|Bugbot could not run|usage limit"
     r"|free trial|Bugbot is disabled",
@@ -178,5 +180,6 @@ PROFILE = BotProfile(
         "low": "low",
     },
     rerequest=REREQUEST,
+    trigger=TRIGGER,
     skips_bot_prs=SKIPS_BOT_PRS,
 )

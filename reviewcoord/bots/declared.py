@@ -63,6 +63,8 @@ RESERVED_KEYS = frozenset({"auto"})
 LOGIN_SYNTAX = r"^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$"
 # Display names go into Markdown unescaped, like the built-in ones: plain words only.
 NAME_SYNTAX = r"^[A-Za-z0-9][A-Za-z0-9 .-]{0,39}$"
+# A declared trigger comment (`@kilo review`): one short line, no HTML, never our own command.
+TRIGGER_SYNTAX = r"^[^\r\n<>]{1,100}$"
 MAX_REVIEWERS = 20
 MAX_PHRASES = 20
 MAX_PATTERN_CHARS = 500
@@ -123,6 +125,12 @@ class DeclaredSeverity(Frozen):
         return levels
 
 
+def _not_ours(trigger: str) -> str:
+    if trigger.strip().casefold().startswith("/review-coordinator"):
+        raise ValueError("must not be a review-coordinator command")
+    return trigger
+
+
 class DeclaredReviewer(Frozen):
     """One entry of the config's `reviewers:` (interface §7)."""
 
@@ -148,6 +156,11 @@ class DeclaredReviewer(Frozen):
                 "user accounts"
             )
         return self
+
+    # The comment that asks it for a review (`rerequest: true`); none: it is never asked.
+    trigger: (
+        Annotated[StrictStr, Field(pattern=TRIGGER_SYNTAX), AfterValidator(_not_ours)] | None
+    ) = None
 
 
 _REVIEWERS: TypeAdapter[dict[str, DeclaredReviewer]] = TypeAdapter(
@@ -412,6 +425,8 @@ def profile(key: BotKey, declared: DeclaredReviewer) -> BotProfile:
         canonical_label=canonical_label,
         pack=declared.pack,
         account=declared.type,
+        rerequest=f"re-request with `{declared.trigger}`" if declared.trigger else "",
+        trigger=declared.trigger or "",
     )
 
 

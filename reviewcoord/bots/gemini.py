@@ -32,7 +32,9 @@ from reviewcoord.model import ParsedComment, RawComment, stable_finding_id
 
 KEY = "gemini"
 LOGINS: frozenset[str] = frozenset({"gemini-code-assist[bot]"})
-REREQUEST = "re-request with `/gemini review`"
+# Its documented trigger comment (docs/bot-formats.md § Re-requesting).
+TRIGGER = "/gemini review"
+REREQUEST = f"re-request with `{TRIGGER}`"
 
 # The badge: a Markdown image (or an <img>) whose URL names the level.
 _BADGE_MD = re.compile(
@@ -144,4 +146,5 @@ PROFILE = BotProfile(
     shown_label=canonical_label,
     pack="fast",
     rerequest=REREQUEST,
+    trigger=TRIGGER,
 )

@@ -35,7 +35,9 @@ from reviewcoord.model import ParsedComment, RawComment
 
 KEY = "greptile"
 LOGINS: frozenset[str] = frozenset({"greptile-apps[bot]"})
-REREQUEST = "re-request with `@greptileai`"
+# Its documented trigger comment (docs/bot-formats.md § Re-requesting).
+TRIGGER = "@greptileai"
+REREQUEST = f"re-request with `{TRIGGER}`"
 
 _IMG = re.compile(r"<img\b(?P<attrs>[^<>]{0,1000})>", re.I)
 _ALT = re.compile(r"""\balt=["'](?P<alt>[^"'<>]{1,60})["']""", re.I)
@@ -196,4 +198,5 @@ PROFILE = BotProfile(
     severity={"p0": "critical", "p1": "medium", "p2": "low", "p3": "low"},
     pack="fast",
     rerequest=REREQUEST,
+    trigger=TRIGGER,
 )

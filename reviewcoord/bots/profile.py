@@ -71,5 +71,10 @@ class BotProfile:
     shown_label: Callable[[str], str] = plain_shown_label
     pack: Pack = "fast"
     rerequest: str = ""  # "re-request with `@codex review`"
+    # How `rerequest: true` asks it again (reviewcoord/rerequest.py), as its own documentation
+    # says (docs/bot-formats.md § Re-requesting): the comment to post, or the login to request a
+    # review from. Both empty: it is never asked automatically.
+    trigger: str = ""
+    review_login: str = ""
     skips_bot_prs: str | None = None  # why it never reviews a PR opened by a bot, if it does not
     account: Account = "bot"

@@ -34,7 +34,9 @@ from reviewcoord.model import Finding, Level, ParsedComment, RawComment
 
 KEY = "qodo"
 LOGINS: frozenset[str] = frozenset({"qodo-code-review[bot]"})
-REREQUEST = "re-request with `/review`"
+# Its documented trigger comment (docs/bot-formats.md § Re-requesting).
+TRIGGER = "/review"
+REREQUEST = f"re-request with `{TRIGGER}`"
 
 _REVIEW_HEADING = re.compile(r"<h3>[ \t]{0,10}Code Review by Qodo[ \t]{0,10}</h3>", re.I)
 _SUMMARY_HEADING = re.compile(r"<h3>[ \t]{0,10}PR Summary by Qodo[ \t]{0,10}</h3>", re.I)
@@ -213,4 +215,5 @@ PROFILE = BotProfile(
     severity=SEVERITY,
     pack="fast",
     rerequest=REREQUEST,
+    trigger=TRIGGER,
 )

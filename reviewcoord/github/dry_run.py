@@ -129,6 +129,10 @@ class DryRunGateway:
     def delete_issue_comment(self, comment_id: int) -> None:
         self._print("DELETE issue comment", {"comment_id": comment_id})
 
+    def request_reviewers(self, number: int, logins: list[str]) -> datetime | None:
+        self._print("POST requested reviewers", {"pr": number, "reviewers": logins})
+        return datetime.now(UTC)
+
     def create_status(
         self, sha: str, state: StatusState, description: str, context: str, target_url: str | None
     ) -> None:

@@ -256,6 +256,11 @@ class Gateway(Protocol):
 
     def delete_issue_comment(self, comment_id: int) -> None: ...
 
+    def request_reviewers(self, number: int, logins: list[str]) -> datetime | None:
+        """`POST pulls/{n}/requested_reviewers` (a re-request, reviewcoord/rerequest.py): when
+        GitHub says the PR was updated (its clock), None if the reply does not say."""
+        ...
+
     def create_status(
         self, sha: str, state: StatusState, description: str, context: str, target_url: str | None
     ) -> None: ...

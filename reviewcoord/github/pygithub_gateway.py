@@ -187,6 +187,9 @@ class PyGithubGateway:
     def delete_issue_comment(self, comment_id: int) -> None:
         self._writes.delete_issue_comment(comment_id)
 
+    def request_reviewers(self, number: int, logins: list[str]) -> datetime | None:
+        return self._writes.request_reviewers(number, logins)
+
     def create_status(
         self, sha: str, state: StatusState, description: str, context: str, target_url: str | None
     ) -> None:

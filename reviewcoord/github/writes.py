@@ -6,6 +6,7 @@ burst, and a 403 "Resource not accessible by integration" raises `WriteForbidden
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from reviewcoord import rest
@@ -47,6 +48,13 @@ class Writes:
     def delete_issue_comment(self, comment_id: int) -> None:
         endpoint = f"issues/comments/{comment_id}"
         self._write("DELETE", endpoint, None, f"delete comment {comment_id}")
+
+    def request_reviewers(self, number: int, logins: list[str]) -> datetime | None:
+        endpoint = f"pulls/{number}/requested_reviewers"
+        what = f"request a review on #{number} from {', '.join(logins)}"
+        resp = self._write("POST", endpoint, {"reviewers": logins}, what)
+        data = self._http.decode(resp, endpoint, what)
+        return rest.time_or_none(data, "updated_at")
 
     def _issue_comment(self, resp: Response, endpoint: str) -> IssueComment:
         data = self._http.decode(resp, endpoint, f"write {endpoint}")

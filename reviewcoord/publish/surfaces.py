@@ -20,7 +20,7 @@ from reviewcoord.actions_io import Log
 from reviewcoord.config import Settings
 from reviewcoord.errors import GatewayError, WriteForbidden
 from reviewcoord.github.gateway import CheckOutput, Gateway, StatusState
-from reviewcoord.model import RawComment, Verdict
+from reviewcoord.model import BotKey, RawComment, Verdict
 from reviewcoord.publish.check_run import CheckRunCache, finish_check, start_check, start_check_ref
 from reviewcoord.publish.commit_status import set_status
 from reviewcoord.publish.sticky import mark_stale, publish_sticky
@@ -264,6 +264,26 @@ class Surfaces:
     @property
     def read_only(self) -> bool:
         return self.run.guard.read_only
+
+    def may_write(self) -> bool:
+        return self.run.guard.may_write()
+
+    def ask(self, bot: BotKey) -> tuple[bool, str, str]:
+        """Ask `bot` to review the PR again (reviewcoord/rerequest.py), through the write guard:
+        (whether anything was sent, GitHub's time of it, why it failed). A refused request is
+        a warning, never the run's failure: the verdict does not depend on it."""
+        from reviewcoord import rerequest
+
+        run, sent = self.run, [""]
+        try:
+            wrote = run.guard.write(
+                f"ask {bot} to review again",
+                lambda: sent.__setitem__(0, rerequest.send(run.gateway, run.pr, bot)),
+            )
+        except GatewayError as exc:
+            run.log.warning(f"could not ask {bot} to review again: {exc}")
+            return True, "", f"the request failed: {str(exc)[:120]}"
+        return wrote, sent[0], ""
 
     def open(self, sha: str, waiting: Sequence[str]) -> None:
         """The pending state, check run first (it tells who we are), then the status."""

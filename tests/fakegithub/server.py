@@ -42,6 +42,7 @@ from tests.fakegithub.code_scanning import merge_ref as cs_merge_ref
 
 APP_TOKEN = "app-token"
 ACTIONS_LOGIN = "github-actions[bot]"
+COPILOT_REVIEWER_LOGIN = "copilot-pull-request-reviewer[bot]"
 ACTIONS_APP = {"id": 15368, "slug": "github-actions", "name": "GitHub Actions"}
 GHES_PREFIX = "/api/v3"
 DOCS = "https://docs.github.com/rest"
@@ -263,6 +264,7 @@ class FakeGitHub:
         self._hooks: list[Callable[[FakeGitHub, RecordedRequest], None]] = []
         self._before_hooks: list[Callable[[str, str], None]] = []
         self.requests: list[RecordedRequest] = []
+        self.review_requests: list[tuple[int, list[str]]] = []  # (PR, logins actually requested)
         self.rate_limit_used = 0
         self._rate_limit = rate_limit
         self._rate_remaining = rate_limit
@@ -1009,6 +1011,8 @@ class FakeGitHub:
                 return self._paginate(ctx, self._sorted(ctx, items))
             if n == 2 and rest[1] == "comments" and m == "GET":
                 return self._paginate(ctx, self._sorted(ctx, list(self._review_comments)))
+            if n == 3 and rest[1].isdigit() and rest[2] == "requested_reviewers" and m == "POST":
+                return self._request_reviewers(ctx, int(rest[1]))
         if head == "issues":
             if n == 3 and rest[1].isdigit() and rest[2] == "comments":
                 number = int(rest[1])
@@ -1147,6 +1151,39 @@ class FakeGitHub:
             headers["Link"] = ", ".join(f'<{url(p)}>; rel="{rel}"' for p, rel in rels)
         body: Any = chunk if wrap is None else {"total_count": len(items), wrap: chunk}
         return Reply(200, body, headers=headers)
+
+    def _request_reviewers(self, ctx: _Ctx, number: int) -> Reply:
+        """`POST pulls/{n}/requested_reviewers` as GitHub answers it: 201 and the pull request
+        with `requested_reviewers`. Copilot's reviewer is `copilot-pull-request-reviewer[bot]`;
+        `Copilot` is accepted and requests nothing (GitHub's silent 200), the login without
+        `[bot]` — or anyone who is not a collaborator — is a 422."""
+        doc = f"{DOCS}/pulls/review-requests#request-reviewers-for-a-pull-request"
+        self._require_write(ctx, doc)
+        self._pull(number)  # 404 for an unknown PR
+        pull = self._pulls[number]
+        wanted = ctx.body.get("reviewers") if isinstance(ctx.body, dict) else None
+        if not isinstance(wanted, list) or not all(isinstance(w, str) for w in wanted):
+            raise _validation(
+                "PullRequest", "reviewers", "reviewers wasn't supplied", doc, "invalid"
+            )
+        added = []
+        for login in wanted:
+            if login == "Copilot":
+                continue
+            if login != COPILOT_REVIEWER_LOGIN and login not in self._cycles().permissions:
+                raise HttpError(
+                    422,
+                    "Reviews may only be requested from collaborators. One or more of the users "
+                    f"or teams you specified is not a collaborator of the {self.repo} repository.",
+                    doc=doc,
+                )
+            added.append(self._user(login, "Bot" if login.endswith("[bot]") else "User"))
+        with self._lock:
+            requested = pull.setdefault("requested_reviewers", [])
+            requested.extend(u for u in added if u["login"] not in {r["login"] for r in requested})
+            pull["updated_at"] = self._now()
+            self.review_requests.append((number, [u["login"] for u in added]))
+            return Reply(201, json.loads(json.dumps(pull)))
 
     def _create_issue_comment(self, ctx: _Ctx, number: int) -> Reply:
         doc = f"{DOCS}/issues/comments#create-an-issue-comment"
