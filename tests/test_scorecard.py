@@ -136,7 +136,7 @@ def test_ingest_records_when_a_bot_first_reviewed_the_head() -> None:
 
 def test_corroborated_needs_two_reviewers_reporting_one_issue() -> None:
     rec = record(1, [entry("codex-aaaaaaaaaaaa", "open"), entry("cursor-bbbbbbbbbbbb", "open")])
-    both = vfinding([("codex", "codex-aaaaaaaaaaaa"), ("cursor", "cursor-bbbbbbbbbbbb-2")], True)
+    both = vfinding([("codex", "codex-aaaaaaaaaaaa"), ("cursor", "cursor-bbbbbbbbbbbb~2")], True)
     assert next_corroborated(None, verdict([both], {}), rec) == [
         "codex-aaaaaaaaaaaa",
         "cursor-bbbbbbbbbbbb",
