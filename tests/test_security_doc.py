@@ -72,6 +72,7 @@ def test_a_reference_to_a_missing_test_is_caught() -> None:
     # Control for the checker itself: a name missing from its file is reported, a real one not.
     row = (
         "| actor | writes | takes | "
-        "`test_e2e_trust.py::test_workflow_dispatch_always_judges_again`, `::test_no_such_thing[x]` |"
+        "`test_e2e_trust.py::test_workflow_dispatch_always_judges_again`, "
+        "`::test_no_such_thing[x]` |"
     )
     assert _missing(row) == ["test_e2e_trust.py::test_no_such_thing"]
