@@ -36,6 +36,7 @@ from reviewcoord.bots import (
 )
 from reviewcoord.bots.code_scanning import AlertRead
 from reviewcoord.limits import MARKER as MARKER  # re-exported for its older importers
+from reviewcoord.marks import Marked, apply_marks
 from reviewcoord.model import (
     BotKey,
     BotState,
@@ -220,6 +221,7 @@ def ingest(
     signals: dict[BotKey, list[_Signal]] = {}
     withdrawals: list[tuple[BotKey, RawComment, int]] = []
     impostors: dict[str, BotKey] = {}
+    marked: list[Marked] = []
     for comment in sorted(comments, key=lambda c: (c.endpoint, c.id)):
         if is_ours(comment, own_login):
             continue
@@ -236,6 +238,8 @@ def ingest(
         findings.extend(parsed.findings)
         if parsed.withdraws is not None:
             withdrawals.append((bot, comment, parsed.withdraws))
+        if parsed.marks:
+            marked.append((bot, comment, parsed.marks))
         if parsed.parse_note:
             notes.append(ParseNote(bot=bot, url=comment.html_url, note=parsed.parse_note))
         state = _signal(parsed)
@@ -246,6 +250,7 @@ def ingest(
             _Signal(state, when, comment.id, parsed.detail, comment.html_url)
         )
     findings = _withdraw(findings, withdrawals, notes)
+    findings = apply_marks(findings, marked, notes, table)
     states = {bot: bot_state(signals.get(bot, [])) for bot in bot_keys()}
     if pr_by_bot:
         for bot in bot_keys():

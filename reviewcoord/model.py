@@ -86,6 +86,16 @@ class Finding(Frozen):
     reviewed_commit: str | None = None  # the commit the bot says it reviewed (prefix allowed)
 
 
+class ThreadMark(Frozen):
+    """What a bot's review body says about one of its own inline comments (Copilot's overview
+    v2 lists them by `#discussion_r<id>`): the level it carries, or that it is resolved."""
+
+    comment_id: int
+    severity_raw: str | None = None
+    title: str = ""  # the finding's title as the review lists it (the comment has none)
+    resolved: bool = False
+
+
 class ParsedComment(Frozen):
     """A bot parser's reading of one comment: what kind it is and what it reports."""
 
@@ -105,6 +115,9 @@ class ParsedComment(Frozen):
     # The id of an earlier comment of the same bot whose findings this one withdraws (Greptile
     # "I'm withdrawing this finding" in its own thread): ingest drops them, with a parse note.
     withdraws: int | None = None
+    # What this review body says about the bot's inline comments (levels, resolved): applied
+    # to their findings by reviewcoord/marks.py, the newest review's word winning.
+    marks: tuple[ThreadMark, ...] = ()
 
 
 class CodeScanningAlert(Frozen):

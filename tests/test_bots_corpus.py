@@ -62,6 +62,11 @@ KIND_EXCEPTIONS = {
     # is never edited to say done); the `## Code Review` review that follows is the done signal.
     "N3_gem_tflang106_summary_reviewing": "in_progress",
     "N3_gem_tflang106_codereview": "reviewed",
+    # Copilot's overview v2 with an Open list: a review of its commit (the findings are its
+    # inline threads, which the Open badges level), not noise.
+    "N4_cop_pc4r3_review": "reviewed",
+    "P_qoax_r1_changes": "reviewed",  # the older overview's 🟡 verdict: a review of its commit
+    "N4_grep_mise13233_summary": "reviewed",
 }
 
 # Corpus entries allowed to end up as a fallback finding (parse note), with the reason: none.

@@ -23,6 +23,7 @@ from reviewcoord.bots.common import (
     lead,
     location,
     make_finding,
+    marked_lines,
     noise,
     opening_markers,
     plain_text,
@@ -118,18 +119,41 @@ def _severity_field(text: str) -> str | None:
     return None
 
 
+_DETAILS_OPEN = re.compile(r"<details\b", re.I)
+_DETAILS_CLOSE = re.compile(r"</details>", re.I)
+_TITLE_SCAN = 60_000
+# `**Title.**` alone on its line, or leading it (`**Title.** More of the explanation.`).
+_LEAD_TITLE = re.compile(r"[ \t]{0,3}\*\*(?P<title>[^*\n]{1,500}?)\*\*(?=[ \t]|$)")
+
+
+def _title(rest: str) -> tuple[str, str]:
+    """(title, explanation) after the header: the finding's own bold title line — the first
+    one outside every `<details>` fold and fence (a fold's summary such as `🧩 Analysis chain`,
+    or a bold line inside it, is never the title) — else its first line of prose there."""
+    depth = 0
+    offset = 0
+    prose: tuple[str, int] | None = None
+    for line, quoted in marked_lines(rest[:_TITLE_SCAN]):
+        offset += len(line) + 1
+        opened = len(_DETAILS_OPEN.findall(line))
+        if depth == 0 and not opened and not quoted:
+            bold = _LEAD_TITLE.match(line)
+            if bold is not None:
+                return bold.group("title").strip(), line[bold.end() :] + "\n" + rest[offset:]
+            if prose is None and plain_text(line):
+                prose = (line, offset)
+        depth = max(0, depth + opened - len(_DETAILS_CLOSE.findall(line)))
+    if prose is not None:
+        return first_line(prose[0]), rest[prose[1] :]
+    return first_line(rest), rest
+
+
 def _inline(comment: RawComment, body: str) -> ParsedComment | None:
     header = _HEADER.search(body[:_HEAD_LIMIT])
     if header is None:
         return None
     rest = body[header.end() :]
-    title_match = _TITLE.search(rest[:_HEAD_LIMIT])
-    if title_match is not None:
-        title = title_match.group("title").strip()
-        explanation = rest[title_match.end() :]
-    else:
-        title = first_line(rest)
-        explanation = rest
+    title, explanation = _title(rest)
     file, line, line_end = location(comment)
     finding = make_finding(
         KEY,
