@@ -29,7 +29,8 @@ KIND_MAP = {
     "finding": {"finding"},
     "clean": {"clean"},
     "in_progress": {"in_progress"},
-    "wrapper": {"noise"},
+    # A review that wraps findings posted inline (Bugbot's) is a review of its commit.
+    "wrapper": {"noise", "reviewed"},
     # Notices: an error or a usage limit is a failed run, a refusal by design a skipped one.
     "other": {"noise", "failed", "skipped"},
     # Overviews are noise; those embedding findings (suppressed low-confidence items, CodeRabbit

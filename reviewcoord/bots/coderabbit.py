@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from reviewcoord.bots.common import (
+    Notice,
     clean_body,
     failed,
     fallback_finding,
@@ -25,8 +26,10 @@ from reviewcoord.bots.common import (
     make_finding,
     marked_lines,
     noise,
+    notice_lead,
     opening_markers,
     plain_text,
+    read_notice,
     skipped,
     unfenced_lines,
     working,
@@ -97,6 +100,15 @@ _REPLY = re.compile(r"auto-generated reply by CodeRabbit", re.I)
 _ACTIONS_PERFORMED = re.compile(r"(?:[✅☑️ ]{0,4})?Actions? performed\b", re.I)
 _QUOTE_PREFIX = re.compile(r"^[ \t]{0,8}(?:>[ \t]{0,4}){0,8}(?:#{1,6}[ \t]{1,4})?", re.M)
 _HEAD_LIMIT = 4000
+# "**<org> is on CodeRabbit Free, which includes PR summaries. Ask your admin to upgrade for code
+# reviews.**" (no marker; FORMATS-2026 §9): the plan does not include reviews.
+NOTICES = (
+    Notice(
+        re.compile(r"[^\n]{1,200}? is on CodeRabbit Free\b", re.I),
+        "skipped",
+        "coderabbit free plan: summaries only",
+    ),
+)
 
 
 def canonical_label(raw: str) -> str:
@@ -284,7 +296,9 @@ def _summary(body: str) -> ParsedComment:
             kind="reviewed", reason="coderabbit review range", reviewed_commit=head
         )
     if "skip review" in kinds:
-        why = (_reason_after(body, skip_at) if skip_at is not None else "") or (
+        # A skip that carries only its marker: the wording after it is CodeRabbit's reason.
+        own = first_sentence(plain_text(notice_lead(body)))
+        why = (_reason_after(body, skip_at) if skip_at is not None else own) or (
             "CodeRabbit skipped the review"
         )
         return skipped(why, "coderabbit review skipped")
@@ -319,6 +333,9 @@ def parse(comment: RawComment) -> ParsedComment:
         return _summary(body)
     if comment.endpoint == "review" and _ITEM.search(body):
         return _review(comment, body)
+    notice = read_notice(body, NOTICES)
+    if notice is not None:
+        return notice
     replied = any(_REPLY.search(inner) for inner in opening_markers(body))
     if comment.in_reply_to_id is not None or replied or _ACTIONS_PERFORMED.match(opening):
         return noise("coderabbit reply or notice")
