@@ -275,3 +275,21 @@ def test_no_bold_title_the_first_prose_line_outside_folds() -> None:
         "inside\n</details>\n\nThe lock is held across I/O.\n"
     )
     assert _inline_title(body) == "The lock is held across I/O."
+
+
+def test_a_review_whose_only_item_is_outside_the_diff_new_layout() -> None:
+    # N4_cr_webpack22122_outside: the item lives only in the body, in the late-2026 fold layout.
+    from reviewcoord.ingest import ingest
+    from tests.bots_support import load_corpus
+
+    (entry,) = [e for e in load_corpus() if e["corpus_id"] == "N4_cr_webpack22122_outside"]
+    raw = comment(entry["body"], "review", "coderabbitai[bot]", commit_id=HEAD)
+    got = ingest([raw], head_sha=HEAD)
+    assert got.state("coderabbit") == "reviewed"
+    assert [(f.title, f.severity, f.file, f.line) for f in got.findings] == [
+        ("Normalize beforeSnapshot hook failures.", "medium", "lib/NormalModule.js", 1758)
+    ]
+    # Without its "Actionable comments posted" lead the fold still makes it a review.
+    lead_less = entry["body"].split("\n", 2)[2]
+    got = ingest([comment(lead_less, "review", "coderabbitai[bot]", commit_id=HEAD)], head_sha=HEAD)
+    assert len(got.findings) == 1 and got.state("coderabbit") == "reviewed"

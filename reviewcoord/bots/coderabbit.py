@@ -62,6 +62,13 @@ _ITEM = re.compile(
     r"\*\*(?P<title>[^\n]{1,500}?)\*\*",
     re.M,
 )
+# The outside-diff layout of late 2026: one fold per item whose summary holds it all —
+# `<summary><em>🟡 Minor</em> · title · <code>path:295-299</code></summary>`.
+_FOLD_ITEM = re.compile(
+    r"<summary>[ \t]{0,4}<em>(?P<level>[^<>\n]{1,60})</em>[ \t]{0,4}·[ \t]{0,4}"
+    r"(?P<title>[^\n]{1,600}?)[ \t]{0,4}·[ \t]{0,4}<code>(?P<path>[^<>\s]{1,500}?):"
+    r"(?P<start>\d{1,7})(?:[ \t]{0,2}[-–][ \t]{0,2}(?P<end>\d{1,7}))?</code>[ \t]{0,4}</summary>"
+)
 _PATH_START = re.compile(r"[A-Za-z0-9._/~@+-]")
 NITPICK_LABEL = "🧹 Nitpick"
 
@@ -236,8 +243,34 @@ def _review_items(comment: RawComment, body: str) -> list[Finding]:
     return findings
 
 
+def _fold_items(comment: RawComment, body: str) -> list[Finding]:
+    """The items of the late-2026 outside-diff layout (`_FOLD_ITEM`), each a finding with its
+    level, title, file and lines; the gist is the prose of its fold."""
+    matches = list(_FOLD_ITEM.finditer(body))
+    findings: list[Finding] = []
+    for index, match in enumerate(matches):
+        stop = matches[index + 1].start() if index + 1 < len(matches) else len(body)
+        text = _QUOTE_PREFIX.sub("", body[match.end() : stop])
+        _, explanation = _title(text.split("\n", 1)[-1] if _HEADER.search(text) else text)
+        start = int(match.group("start"))
+        end = int(match.group("end")) if match.group("end") else None
+        findings.append(
+            make_finding(
+                KEY,
+                comment,
+                title=match.group("title"),
+                severity_raw=plain_text(match.group("level")),
+                file=match.group("path"),
+                line=start,
+                line_end=end if end is not None and end > start else None,
+                gist=first_sentence(explanation),
+            )
+        )
+    return findings
+
+
 def _review(comment: RawComment, body: str) -> ParsedComment:
-    findings = _review_items(comment, body)
+    findings = _review_items(comment, body) + _fold_items(comment, body)
     if findings:
         return found(findings, "coderabbit review body items")
     # The round's closing review: a done signal for its commit_id (ingest ties it to the head).
@@ -331,7 +364,7 @@ def parse(comment: RawComment) -> ParsedComment:
         return inline
     if _is_summary(body):
         return _summary(body)
-    if comment.endpoint == "review" and _ITEM.search(body):
+    if comment.endpoint == "review" and (_ITEM.search(body) or _FOLD_ITEM.search(body)):
         return _review(comment, body)
     notice = read_notice(body, NOTICES)
     if notice is not None:
