@@ -151,6 +151,8 @@ def _withdraw(
 
 def _signal(parsed: ParsedComment) -> BotState | None:
     """The run state one on-head comment signals, if any."""
+    if parsed.unreadable:
+        return "unreadable"
     if parsed.kind == "in_progress":
         return "working"
     if parsed.kind in ("failed", "skipped"):
@@ -164,7 +166,17 @@ def _signal(parsed: ParsedComment) -> BotState | None:
 
 # When two signals carry the same time (or none), the more cautious one is taken as the later:
 # working over failed/skipped over reviewed.
-_CAUTION = {"reviewed": 0, "skipped": 1, "failed": 2, "working": 3}
+_CAUTION = {"reviewed": 0, "skipped": 1, "failed": 2, "working": 3, "unreadable": 4}
+UNREVIEWED_STATES: frozenset[str] = frozenset({"failed", "skipped", "unreadable"})
+_UNREAD_WHAT = {"review": "a review", "review_comment": "an inline comment"}
+
+
+def unreadable_detail(endpoint: str) -> str:
+    """What the sticky says after the bot's name: "posted a review this version cannot read"."""
+    what = _UNREAD_WHAT.get(endpoint, "a comment")
+    return f"posted {what} this version cannot read: format changed?"
+
+
 _UNDATED = datetime.min.replace(tzinfo=UTC)
 
 
@@ -186,6 +198,12 @@ def bot_state(signals: Sequence[_Signal]) -> BotStatus:
     head (a re-request that failed leaves the earlier review standing), and failed/skipped stay
     final until the bot shows working or reviewed again."""
     current: _Signal | None = None
+    unread = [s for s in signals if s.state == "unreadable"]
+    if unread:
+        # Loud: a comment no rule reads may be a finished review, a failure or a finding in
+        # a new layout; the bot is never `reviewed` on this head while it stands.
+        newest = max(unread, key=_Signal.order)
+        return BotStatus(state="unreadable", detail=newest.detail, url=newest.url)
     for signal in sorted(signals, key=_Signal.order):
         if (
             current is not None
@@ -246,8 +264,9 @@ def ingest(
         if state is None or not is_on_head(comment, parsed, head_sha, head_time):
             continue
         when = comment.updated_at or comment.created_at or _UNDATED
+        detail = unreadable_detail(comment.endpoint) if state == "unreadable" else parsed.detail
         signals.setdefault(bot, []).append(
-            _Signal(state, when, comment.id, parsed.detail, comment.html_url)
+            _Signal(state, when, comment.id, detail, comment.html_url)
         )
     findings = _withdraw(findings, withdrawals, notes)
     findings = apply_marks(findings, marked, notes, table)
@@ -281,7 +300,7 @@ def settled_and_pending(
     ]
     owed = {*expected, *required}
     unreviewed: list[str] = [
-        b for b in bot_keys() if b in owed and states.get(b) in ("failed", "skipped")
+        b for b in bot_keys() if b in owed and states.get(b) in UNREVIEWED_STATES
     ]
     return settled, pending, unreviewed
 

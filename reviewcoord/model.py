@@ -28,9 +28,9 @@ Level = Literal["critical", "medium", "low"]
 # (`reviewed`: Codex's status table "Completed"), or noise (wrappers, chatter).
 CommentKind = Literal["finding", "clean", "in_progress", "reviewed", "failed", "skipped", "noise"]
 # A bot's run state for the current head (interface §5 `bots`).
-BotState = Literal["not_seen", "working", "reviewed", "failed", "skipped"]
+BotState = Literal["not_seen", "working", "reviewed", "failed", "skipped", "unreadable"]
 # States after which settle does not wait for the bot (unless it later shows working/reviewed).
-FINAL_STATES: frozenset[str] = frozenset({"reviewed", "failed", "skipped"})
+FINAL_STATES: frozenset[str] = frozenset({"reviewed", "failed", "skipped", "unreadable"})
 Gate = Literal["block", "go"]
 SettleMode = Literal["fast", "full", "none"]
 
@@ -112,6 +112,9 @@ class ParsedComment(Frozen):
     # False for a comment we could not classify: its fallback finding is kept, but it never
     # makes the bot `reviewed` (an unknown wording may be a failure notice).
     review_signal: bool = True
+    # A known bot's comment that no rule of its profile reads (a format change?): the bot is
+    # `unreadable` on the head it concerns, never `reviewed` (interface §5).
+    unreadable: bool = False
     # The id of an earlier comment of the same bot whose findings this one withdraws (Greptile
     # "I'm withdrawing this finding" in its own thread): ingest drops them, with a parse note.
     withdraws: int | None = None

@@ -343,6 +343,7 @@ def fallback_finding(
         parse_note=f"{why}; kept as a medium finding titled from its first line",
         reason="unclassified",
         review_signal=finished_review,
+        unreadable=not finished_review,
     )
 
 

@@ -1,0 +1,123 @@
+"""A format change is loud (issue 16 What #5): a known bot's comment on the head that no rule of
+its profile reads gives the bot the state `unreadable` — never `reviewed` — in the verdict JSON,
+the sticky and the check run; with `require-bots` it keeps the gate from `go`. The comment
+stays a medium finding with its parse note. Each case sits by its control (the same bot posting
+a body its profile reads)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reviewcoord.ingest import ingest
+from reviewcoord.pipeline import judge
+from reviewcoord.render import sticky_comment
+from tests.bots_support import comment, load_corpus
+from tests.e2e_support import COPILOT_REVIEWER, HEAD, body, run_action, stickies
+from tests.fakegithub import FakeGitHub
+from tests.verdict_contract import check_verdict
+
+CORPUS = {e["corpus_id"]: e for e in load_corpus()}
+# A Copilot review in a layout no rule reads (what the next format change will look like).
+NEW_LAYOUT = "## Copilot review, layout v3\n\nSomething new Copilot says about this PR."
+LINE = "❓ Copilot posted a review this version cannot read: format changed?"
+
+
+def copilot_review(text: str) -> Any:
+    return comment(text, "review", COPILOT_REVIEWER, commit_id=HEAD)
+
+
+def test_unreadable_is_never_reviewed_and_wins_over_a_readable_review() -> None:
+    readable = copilot_review(CORPUS["N4_cop_cargo11_green"]["body"])
+    odd = copilot_review(NEW_LAYOUT).model_copy(update={"id": 2})
+    got = ingest([readable, odd], head_sha=HEAD)
+    assert got.state("copilot") == "unreadable"
+    assert [f.severity for f in got.findings] == ["medium"] and got.parse_notes
+    control = ingest([readable], head_sha=HEAD)
+    assert control.state("copilot") == "reviewed"
+
+
+def test_an_unreadable_comment_on_an_older_head_says_nothing_about_this_one() -> None:
+    old = comment(NEW_LAYOUT, "review", COPILOT_REVIEWER, commit_id="0" * 40)
+    assert ingest([old], head_sha=HEAD).state("copilot") == "not_seen"
+
+
+def test_the_sticky_says_it_and_require_bots_blocks() -> None:
+    verdict = judge(
+        [copilot_review(NEW_LAYOUT)],
+        repo="o/r",
+        pr=2,
+        head_sha=HEAD,
+        expected=["copilot"],
+        required=["copilot"],
+    )
+    data = verdict.to_json_dict()
+    check_verdict(data)
+    assert data["bots"]["copilot"]["state"] == "unreadable"
+    assert data["unreviewed"] == ["copilot"] and data["pending"] == []
+    assert verdict.gate == "block" and "cannot read" in verdict.gate_reason
+    assert LINE in sticky_comment(verdict)
+    control = judge(
+        [copilot_review(CORPUS["N4_cop_cargo11_green"]["body"])],
+        repo="o/r",
+        pr=2,
+        head_sha=HEAD,
+        expected=["copilot"],
+        required=["copilot"],
+    )
+    assert control.gate == "go"
+
+
+def test_no_corpus_body_of_a_known_bot_is_unreadable() -> None:
+    # The corpus test asserts no parse note; here the state too: every real body is read.
+    from tests.bots_support import corpus_comment, source_bot
+
+    for index, entry in enumerate(CORPUS.values()):
+        bot = source_bot(entry["bot_login"])
+        if bot is None or entry["endpoint"] == "unknown":
+            continue
+        raw = corpus_comment(entry, index + 1).model_copy(update={"commit_id": None})
+        assert ingest([raw], head_sha=HEAD).state(bot) != "unreadable", entry["corpus_id"]
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeGitHub]:
+    with FakeGitHub() as gh:
+        gh.add_pull(2, head_sha=HEAD)
+        yield gh
+
+
+INPUTS = {
+    "settle": "fast",
+    "fast-timeout": "20",
+    "full-timeout": "40",
+    "expected-bots": "copilot",
+    "require-bots": "copilot",
+}
+
+
+@pytest.mark.e2e
+def test_e2e_unreadable_in_verdict_sticky_and_check_run(fake: FakeGitHub, tmp_path: Path) -> None:
+    fake.add_review(2, login=COPILOT_REVIEWER, body=NEW_LAYOUT, commit_id=HEAD)
+    run = run_action(fake, tmp_path, inputs=INPUTS)
+    assert run.returncode == 0, run.log
+    verdict: dict[str, Any] = json.loads(Path(run.outputs["verdict-file"]).read_text())
+    check_verdict(verdict)
+    assert verdict["bots"]["copilot"]["state"] == "unreadable"
+    assert verdict["gate"] == "block"
+    (sticky,) = stickies(fake)
+    assert LINE in sticky["body"]
+    (check,) = [c for c in fake.check_runs(HEAD) if c["name"] == "review-coordinator"]
+    assert "cannot read: format changed?" in json.dumps(check["output"], ensure_ascii=False)
+
+
+@pytest.mark.e2e
+def test_e2e_control_a_readable_v2_review_gives_go(fake: FakeGitHub, tmp_path: Path) -> None:
+    fake.add_review(2, login=COPILOT_REVIEWER, body=body("N4_cop_cargo11_green"), commit_id=HEAD)
+    run = run_action(fake, tmp_path, inputs=INPUTS)
+    verdict: dict[str, Any] = json.loads(Path(run.outputs["verdict-file"]).read_text())
+    assert verdict["bots"]["copilot"]["state"] == "reviewed" and verdict["gate"] == "go"
