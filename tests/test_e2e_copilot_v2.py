@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e_support import COPILOT, COPILOT_REVIEWER, HEAD, body, run_action
+from tests.e2e_support import COPILOT, COPILOT_REVIEWER, HEAD, body, run_action, stickies
 from tests.fakegithub import FakeGitHub
 from tests.verdict_contract import check_verdict
 
@@ -26,6 +26,7 @@ INPUTS = {
     "expected-bots": "copilot",
     "require-bots": "copilot",
 }
+UNREADABLE = "## Copilot review, layout v3\n\nSomething new Copilot says about this PR."
 LINKED = "4056541956"  # the thread N4_cop_pc4r3_review's Open list links
 
 
@@ -42,6 +43,16 @@ def verdict_of(run: Any) -> dict[str, Any]:
     return verdict
 
 
+def judged(fake: FakeGitHub, tmp_path: Path, review: str, state: str) -> dict[str, Any]:
+    """The verdict of a run after Copilot's review `review` on the head; Copilot in `state`."""
+    fake.add_review(2, login=COPILOT_REVIEWER, body=review, commit_id=HEAD)
+    run = run_action(fake, tmp_path, inputs=INPUTS)
+    assert run.returncode == 0, run.log
+    verdict = verdict_of(run)
+    assert verdict["bots"]["copilot"]["state"] == state
+    return verdict
+
+
 def test_v2_open_badge_blocks_on_its_inline_thread(fake: FakeGitHub, tmp_path: Path) -> None:
     inline = fake.add_review_comment(
         2,
@@ -52,39 +63,36 @@ def test_v2_open_badge_blocks_on_its_inline_thread(fake: FakeGitHub, tmp_path: P
         commit_id=HEAD,
     )
     overview = body("N4_cop_pc4r3_review").replace(LINKED, str(inline["id"]))
-    fake.add_review(2, login=COPILOT_REVIEWER, body=overview, commit_id=HEAD)
-    run = run_action(fake, tmp_path, inputs=INPUTS)
-    assert run.returncode == 0, run.log
-    verdict = verdict_of(run)
-    assert verdict["bots"]["copilot"]["state"] == "reviewed"
+    verdict = judged(fake, tmp_path, overview, "reviewed")
     assert verdict["gate"] == "block"
     (group,) = verdict["critical"]
     assert group["title"] == "Reject duplicate relationships for the same ordered parent/child pair"
 
 
 def test_control_v2_clean_review_gives_go(fake: FakeGitHub, tmp_path: Path) -> None:
-    fake.add_review(2, login=COPILOT_REVIEWER, body=body("N4_cop_cargo11_green"), commit_id=HEAD)
-    run = run_action(fake, tmp_path, inputs=INPUTS)
-    assert run.returncode == 0, run.log
-    verdict = verdict_of(run)
-    assert verdict["bots"]["copilot"]["state"] == "reviewed"
+    verdict = judged(fake, tmp_path, body("N4_cop_cargo11_green"), "reviewed")
     assert verdict["gate"] == "go" and verdict["pending"] == []
 
 
 def test_v2_previously_missed_item_is_a_finding(fake: FakeGitHub, tmp_path: Path) -> None:
-    fake.add_review(2, login=COPILOT_REVIEWER, body=body("N4_cop_pi_missed"), commit_id=HEAD)
-    run = run_action(fake, tmp_path, inputs=INPUTS)
-    verdict = verdict_of(run)
-    assert verdict["bots"]["copilot"]["state"] == "reviewed"
+    verdict = judged(fake, tmp_path, body("N4_cop_pi_missed"), "reviewed")
     (group,) = verdict["advisory"]
     assert (group["file"], group["line"]) == ("orchestrate.py", 211)
 
 
 def test_quota_review_is_failed_and_blocks_by_name(fake: FakeGitHub, tmp_path: Path) -> None:
-    fake.add_review(2, login=COPILOT_REVIEWER, body=body("N4_cop_quota"), commit_id=HEAD)
-    run = run_action(fake, tmp_path, inputs=INPUTS)
-    verdict = verdict_of(run)
-    assert verdict["bots"]["copilot"]["state"] == "failed"
+    verdict = judged(fake, tmp_path, body("N4_cop_quota"), "failed")
     assert verdict["unreviewed"] == ["copilot"]
     assert verdict["gate"] == "block"
     assert verdict["critical"] == [] and verdict["advisory"] == []
+
+
+# A format change is loud: a review no rule reads is `unreadable` (tests/test_unreadable.py);
+# its control is test_control_v2_clean_review_gives_go.
+def test_e2e_unreadable_in_verdict_sticky_and_check_run(fake: FakeGitHub, tmp_path: Path) -> None:
+    verdict = judged(fake, tmp_path, UNREADABLE, "unreadable")
+    assert verdict["gate"] == "block"
+    (sticky,) = stickies(fake)
+    assert "❓ Copilot posted a review this version cannot read: format changed?" in sticky["body"]
+    (check,) = [c for c in fake.check_runs(HEAD) if c["name"] == "review-coordinator"]
+    assert "cannot read: format changed?" in json.dumps(check["output"], ensure_ascii=False)

@@ -6,19 +6,13 @@ a body its profile reads)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from reviewcoord.ingest import ingest
 from reviewcoord.pipeline import judge
 from reviewcoord.render import sticky_comment
 from tests.bots_support import comment, load_corpus
-from tests.e2e_support import COPILOT_REVIEWER, HEAD, body, run_action, stickies
-from tests.fakegithub import FakeGitHub
+from tests.e2e_support import COPILOT_REVIEWER, HEAD
 from tests.verdict_contract import check_verdict
 
 CORPUS = {e["corpus_id"]: e for e in load_corpus()}
@@ -82,42 +76,3 @@ def test_no_corpus_body_of_a_known_bot_is_unreadable() -> None:
             continue
         raw = corpus_comment(entry, index + 1).model_copy(update={"commit_id": None})
         assert ingest([raw], head_sha=HEAD).state(bot) != "unreadable", entry["corpus_id"]
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeGitHub]:
-    with FakeGitHub() as gh:
-        gh.add_pull(2, head_sha=HEAD)
-        yield gh
-
-
-INPUTS = {
-    "settle": "fast",
-    "fast-timeout": "20",
-    "full-timeout": "40",
-    "expected-bots": "copilot",
-    "require-bots": "copilot",
-}
-
-
-@pytest.mark.e2e
-def test_e2e_unreadable_in_verdict_sticky_and_check_run(fake: FakeGitHub, tmp_path: Path) -> None:
-    fake.add_review(2, login=COPILOT_REVIEWER, body=NEW_LAYOUT, commit_id=HEAD)
-    run = run_action(fake, tmp_path, inputs=INPUTS)
-    assert run.returncode == 0, run.log
-    verdict: dict[str, Any] = json.loads(Path(run.outputs["verdict-file"]).read_text())
-    check_verdict(verdict)
-    assert verdict["bots"]["copilot"]["state"] == "unreadable"
-    assert verdict["gate"] == "block"
-    (sticky,) = stickies(fake)
-    assert LINE in sticky["body"]
-    (check,) = [c for c in fake.check_runs(HEAD) if c["name"] == "review-coordinator"]
-    assert "cannot read: format changed?" in json.dumps(check["output"], ensure_ascii=False)
-
-
-@pytest.mark.e2e
-def test_e2e_control_a_readable_v2_review_gives_go(fake: FakeGitHub, tmp_path: Path) -> None:
-    fake.add_review(2, login=COPILOT_REVIEWER, body=body("N4_cop_cargo11_green"), commit_id=HEAD)
-    run = run_action(fake, tmp_path, inputs=INPUTS)
-    verdict: dict[str, Any] = json.loads(Path(run.outputs["verdict-file"]).read_text())
-    assert verdict["bots"]["copilot"]["state"] == "reviewed" and verdict["gate"] == "go"
