@@ -5,6 +5,7 @@ and builds real clients. Every ReviewCoordError becomes one line on stderr and a
     reviewcoord <pr> --repo OWNER/NAME [--settle fast|full|none] [--format …] [--dry-run] …
     reviewcoord snapshot <pr> --repo OWNER/NAME > pr.json
     reviewcoord status --repo OWNER/NAME [--format table|json]
+    reviewcoord doctor --repo OWNER/NAME [--prs N] [--format text|json]
     (no arguments, GITHUB_ACTIONS=true)  run as the GitHub Action
     python -m reviewcoord …              the same (reviewcoord/__main__.py)
 
@@ -45,6 +46,7 @@ _DEFAULTS = Settings()
 USAGE = """%(prog)s [-h] [--version] <pr> [options]
        %(prog)s snapshot <pr> --repo OWNER/NAME > pr.json
        %(prog)s status --repo OWNER/NAME [--format table|json]
+       %(prog)s doctor --repo OWNER/NAME [--prs N]
        %(prog)s            (no arguments, inside GitHub Actions: run as the Action)"""
 
 
@@ -291,6 +293,10 @@ def main(
             from reviewcoord.live import run_snapshot
 
             return run_snapshot(args_list[1:], env, out)
+        if args_list and args_list[0] == "doctor":
+            from reviewcoord.doctor_live import run_doctor
+
+            return run_doctor(args_list[1:], env, out, sys.stderr)
         if args_list and args_list[0] == "status":
             from reviewcoord.status_live import run_status
 
