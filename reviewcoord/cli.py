@@ -6,6 +6,7 @@ and builds real clients. Every ReviewCoordError becomes one line on stderr and a
     reviewcoord snapshot <pr> --repo OWNER/NAME > pr.json
     reviewcoord status --repo OWNER/NAME [--format table|json]
     reviewcoord scorecard --repo OWNER/NAME [--since DATE] [--until DATE] [--format …] [--out FILE]
+    reviewcoord doctor --repo OWNER/NAME [--prs N] [--format text|json]
     (no arguments, GITHUB_ACTIONS=true)  run as the GitHub Action
     python -m reviewcoord …              the same (reviewcoord/__main__.py)
 
@@ -48,6 +49,7 @@ USAGE = """%(prog)s [-h] [--version] <pr> [options]
        %(prog)s snapshot <pr> --repo OWNER/NAME > pr.json
        %(prog)s status --repo OWNER/NAME [--format table|json]
        %(prog)s scorecard --repo OWNER/NAME [--since DATE] [--format table|json|csv|svg]
+       %(prog)s doctor --repo OWNER/NAME [--prs N]
        %(prog)s            (no arguments, inside GitHub Actions: run as the Action)"""
 
 
@@ -300,7 +302,7 @@ def _judge_snapshot(
 
 
 # The subcommands `main` dispatches on (a first argument that is neither a PR nor a flag).
-SUBCOMMANDS = ("snapshot", "status", "scorecard")
+SUBCOMMANDS = ("snapshot", "status", "scorecard", "doctor")
 
 
 def _refuse_unknown_command(argv: Sequence[str]) -> None:
@@ -337,6 +339,10 @@ def main(
             from reviewcoord.live import run_snapshot
 
             return run_snapshot(args_list[1:], env, out)
+        if args_list and args_list[0] == "doctor":
+            from reviewcoord.doctor_live import run_doctor
+
+            return run_doctor(args_list[1:], env, out, sys.stderr)
         if args_list and args_list[0] == "status":
             from reviewcoord.status_live import run_status
 

@@ -36,6 +36,7 @@ from reviewcoord.bots import (
 )
 from reviewcoord.bots.code_scanning import AlertRead
 from reviewcoord.limits import MARKER as MARKER  # re-exported for its older importers
+from reviewcoord.marks import Marked, apply_marks
 from reviewcoord.model import (
     BotKey,
     BotState,
@@ -156,6 +157,8 @@ def _withdraw(
 
 def _signal(parsed: ParsedComment) -> BotState | None:
     """The run state one on-head comment signals, if any."""
+    if parsed.unreadable:
+        return "unreadable"
     if parsed.kind == "in_progress":
         return "working"
     if parsed.kind in ("failed", "skipped"):
@@ -169,7 +172,17 @@ def _signal(parsed: ParsedComment) -> BotState | None:
 
 # When two signals carry the same time (or none), the more cautious one is taken as the later:
 # working over failed/skipped over reviewed.
-_CAUTION = {"reviewed": 0, "skipped": 1, "failed": 2, "working": 3}
+_CAUTION = {"reviewed": 0, "skipped": 1, "failed": 2, "working": 3, "unreadable": 4}
+UNREVIEWED_STATES: frozenset[str] = frozenset({"failed", "skipped", "unreadable"})
+_UNREAD_WHAT = {"review": "a review", "review_comment": "an inline comment"}
+
+
+def unreadable_detail(endpoint: str) -> str:
+    """What the sticky says after the bot's name: "posted a review this version cannot read"."""
+    what = _UNREAD_WHAT.get(endpoint, "a comment")
+    return f"posted {what} this version cannot read: format changed?"
+
+
 _UNDATED = datetime.min.replace(tzinfo=UTC)
 
 
@@ -191,6 +204,12 @@ def bot_state(signals: Sequence[_Signal]) -> BotStatus:
     head (a re-request that failed leaves the earlier review standing), and failed/skipped stay
     final until the bot shows working or reviewed again."""
     current: _Signal | None = None
+    unread = [s for s in signals if s.state == "unreadable"]
+    if unread:
+        # Loud: a comment no rule reads may be a finished review, a failure or a finding in
+        # a new layout; the bot is never `reviewed` on this head while it stands.
+        newest = max(unread, key=_Signal.order)
+        return BotStatus(state="unreadable", detail=newest.detail, url=newest.url)
     for signal in sorted(signals, key=_Signal.order):
         if (
             current is not None
@@ -228,6 +247,7 @@ def ingest(
     impostors: dict[str, BotKey] = {}
     reviewed_at: dict[BotKey, datetime] = {}
     unreadable: set[BotKey] = set()
+    marked: list[Marked] = []
     for comment in sorted(comments, key=lambda c: (c.endpoint, c.id)):
         if is_ours(comment, own_login):
             continue
@@ -244,6 +264,8 @@ def ingest(
         findings.extend(parsed.findings)
         if parsed.withdraws is not None:
             withdrawals.append((bot, comment, parsed.withdraws))
+        if parsed.marks:
+            marked.append((bot, comment, parsed.marks))
         if parsed.parse_note:
             notes.append(ParseNote(bot=bot, url=comment.html_url, note=parsed.parse_note))
             unreadable.add(bot)
@@ -255,10 +277,12 @@ def ingest(
             if earliest is None or comment.created_at < earliest:
                 reviewed_at[bot] = comment.created_at
         when = comment.updated_at or comment.created_at or _UNDATED
+        detail = unreadable_detail(comment.endpoint) if state == "unreadable" else parsed.detail
         signals.setdefault(bot, []).append(
-            _Signal(state, when, comment.id, parsed.detail, comment.html_url)
+            _Signal(state, when, comment.id, detail, comment.html_url)
         )
     findings = _withdraw(findings, withdrawals, notes)
+    findings = apply_marks(findings, marked, notes, table)
     states = {bot: bot_state(signals.get(bot, [])) for bot in bot_keys()}
     if pr_by_bot:
         for bot in bot_keys():
@@ -291,7 +315,7 @@ def settled_and_pending(
     ]
     owed = {*expected, *required}
     unreviewed: list[str] = [
-        b for b in bot_keys() if b in owed and states.get(b) in ("failed", "skipped")
+        b for b in bot_keys() if b in owed and states.get(b) in UNREVIEWED_STATES
     ]
     return settled, pending, unreviewed
 

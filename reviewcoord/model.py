@@ -28,9 +28,9 @@ Level = Literal["critical", "medium", "low"]
 # (`reviewed`: Codex's status table "Completed"), or noise (wrappers, chatter).
 CommentKind = Literal["finding", "clean", "in_progress", "reviewed", "failed", "skipped", "noise"]
 # A bot's run state for the current head (interface §5 `bots`).
-BotState = Literal["not_seen", "working", "reviewed", "failed", "skipped"]
+BotState = Literal["not_seen", "working", "reviewed", "failed", "skipped", "unreadable"]
 # States after which settle does not wait for the bot (unless it later shows working/reviewed).
-FINAL_STATES: frozenset[str] = frozenset({"reviewed", "failed", "skipped"})
+FINAL_STATES: frozenset[str] = frozenset({"reviewed", "failed", "skipped", "unreadable"})
 Gate = Literal["block", "go"]
 SettleMode = Literal["fast", "full", "none"]
 
@@ -87,6 +87,16 @@ class Finding(Frozen):
     reviewed_commit: str | None = None  # the commit the bot says it reviewed (prefix allowed)
 
 
+class ThreadMark(Frozen):
+    """What a bot's review body says about one of its own inline comments (Copilot's overview
+    v2 lists them by `#discussion_r<id>`): the level it carries, or that it is resolved."""
+
+    comment_id: int
+    severity_raw: str | None = None
+    title: str = ""  # the finding's title as the review lists it (the comment has none)
+    resolved: bool = False
+
+
 class ParsedComment(Frozen):
     """A bot parser's reading of one comment: what kind it is and what it reports."""
 
@@ -103,9 +113,15 @@ class ParsedComment(Frozen):
     # False for a comment we could not classify: its fallback finding is kept, but it never
     # makes the bot `reviewed` (an unknown wording may be a failure notice).
     review_signal: bool = True
+    # A known bot's comment that no rule of its profile reads (a format change?): the bot is
+    # `unreadable` on the head it concerns, never `reviewed` (interface §5).
+    unreadable: bool = False
     # The id of an earlier comment of the same bot whose findings this one withdraws (Greptile
     # "I'm withdrawing this finding" in its own thread): ingest drops them, with a parse note.
     withdraws: int | None = None
+    # What this review body says about the bot's inline comments (levels, resolved): applied
+    # to their findings by reviewcoord/marks.py, the newest review's word winning.
+    marks: tuple[ThreadMark, ...] = ()
 
 
 class CodeScanningAlert(Frozen):

@@ -82,6 +82,7 @@ def unreviewed_reason(bot: str, status: BotStatus, head_sha: str) -> str:
         "working": "still working",
         "failed": "failed",
         "skipped": "skipped",
+        "unreadable": "posted a comment this version cannot read",
         "reviewed": "reviewed",
     }[status.state]
     detail = f" — {status.detail}" if status.detail else ""

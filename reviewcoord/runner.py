@@ -37,7 +37,7 @@ from reviewcoord.settle import Clock, Reading, Settled, SettlePolicy, settle, wa
 
 __all__ = ["ACTIONS_BOT", "FORK_HELP", "Outcome", "RunRequest", "evaluate", "resolve_expected"]
 
-UNREVIEWED = ("failed", "skipped")
+UNREVIEWED = ("failed", "skipped", "unreadable")
 # How often publishing starts over when the head moves under it (then it publishes as read).
 MAX_PUBLISH_RESTARTS = 2
 

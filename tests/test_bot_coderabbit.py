@@ -244,3 +244,52 @@ def test_large_bodies_stay_linear() -> None:
             comment(SUMMARIZE + nasty, endpoint=endpoint, login=LOGIN),  # type: ignore[arg-type]
         )
     assert time.monotonic() - start < 5
+
+
+# --- titles (issue 16 What #6): the finding's own title line, never a fold or a category -----
+
+
+def _inline_title(body: str) -> str:
+    (finding,) = parse_comment("coderabbit", comment(body, login="coderabbitai[bot]")).findings
+    return finding.title
+
+
+def test_title_is_never_a_fold_summary_or_a_bold_line_inside_it() -> None:
+    # N4_cr_rf154_critical_1888's layout: header, a `🧩 Analysis chain` fold, then the title.
+    body = (
+        "_🩺 Stability & Availability_ | _🔴 Critical_ | _⚡ Quick win_\n\n<details>\n"
+        "<summary>🧩 Analysis chain</summary>\n\n**Script output**\n\n```shell\n**not it**\n```\n"
+        "</details>\n\n**Change the receivers.** Value receivers copy the mutex.\n"
+    )
+    assert _inline_title(body) == "Change the receivers."
+
+
+def test_control_a_title_right_after_the_category_header() -> None:
+    body = "_📐 Maintainability & Code Quality_ | _🟡 Minor_\n\n**Line 680 ends.**\n\nText."
+    assert _inline_title(body) == "Line 680 ends."
+
+
+def test_no_bold_title_the_first_prose_line_outside_folds() -> None:
+    body = (
+        "_⚠️ Potential issue_ | _🟠 Major_\n\n<details>\n<summary>🧩 Analysis chain</summary>\n"
+        "inside\n</details>\n\nThe lock is held across I/O.\n"
+    )
+    assert _inline_title(body) == "The lock is held across I/O."
+
+
+def test_a_review_whose_only_item_is_outside_the_diff_new_layout() -> None:
+    # N4_cr_webpack22122_outside: the item lives only in the body, in the late-2026 fold layout.
+    from reviewcoord.ingest import ingest
+    from tests.bots_support import load_corpus
+
+    (entry,) = [e for e in load_corpus() if e["corpus_id"] == "N4_cr_webpack22122_outside"]
+    raw = comment(entry["body"], "review", "coderabbitai[bot]", commit_id=HEAD)
+    got = ingest([raw], head_sha=HEAD)
+    assert got.state("coderabbit") == "reviewed"
+    assert [(f.title, f.severity, f.file, f.line) for f in got.findings] == [
+        ("Normalize beforeSnapshot hook failures.", "medium", "lib/NormalModule.js", 1758)
+    ]
+    # Without its "Actionable comments posted" lead the fold still makes it a review.
+    lead_less = entry["body"].split("\n", 2)[2]
+    got = ingest([comment(lead_less, "review", "coderabbitai[bot]", commit_id=HEAD)], head_sha=HEAD)
+    assert len(got.findings) == 1 and got.state("coderabbit") == "reviewed"

@@ -304,7 +304,9 @@ def test_undated_signals_take_the_cautious_reading() -> None:
 def test_unknown_wording_from_a_known_bot_is_a_visible_note_never_reviewed() -> None:
     odd = comment("Codex pondered this PR deeply.", "issue_comment", "chatgpt-codex-connector[bot]")
     got = ingest([odd], head_sha=HEAD)
-    assert got.state("codex") == "not_seen"
+    # Loud (issue 16): a comment no rule reads makes the bot `unreadable`, never `reviewed`.
+    assert got.state("codex") == "unreadable"
+    assert got.bots["codex"].detail == "posted a comment this version cannot read: format changed?"
     assert got.parse_notes and got.findings  # still shown, loudly
     tracker = comment(
         codex_tracker("🤔 **Pondering**"), "issue_comment", "chatgpt-codex-connector[bot]"

@@ -29,7 +29,8 @@ KIND_MAP = {
     "finding": {"finding"},
     "clean": {"clean"},
     "in_progress": {"in_progress"},
-    "wrapper": {"noise"},
+    # A review that wraps findings posted inline (Bugbot's) is a review of its commit.
+    "wrapper": {"noise", "reviewed"},
     # Notices: an error or a usage limit is a failed run, a refusal by design a skipped one.
     "other": {"noise", "failed", "skipped"},
     # Overviews are noise; those embedding findings (suppressed low-confidence items, CodeRabbit
@@ -62,6 +63,11 @@ KIND_EXCEPTIONS = {
     # is never edited to say done); the `## Code Review` review that follows is the done signal.
     "N3_gem_tflang106_summary_reviewing": "in_progress",
     "N3_gem_tflang106_codereview": "reviewed",
+    # Copilot's overview v2 with an Open list: a review of its commit (the findings are its
+    # inline threads, which the Open badges level), not noise.
+    "N4_cop_pc4r3_review": "reviewed",
+    "P_qoax_r1_changes": "reviewed",  # the older overview's 🟡 verdict: a review of its commit
+    "N4_grep_mise13233_summary": "reviewed",
 }
 
 # Corpus entries allowed to end up as a fallback finding (parse note), with the reason: none.

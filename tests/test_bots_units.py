@@ -265,7 +265,7 @@ def test_copilot_previously_missed_outside_suppressed_is_unlabelled() -> None:
     ("body", "kind"),
     [
         ("### 🟢 Approval recommended\n\nLooks good.", "clean"),
-        ("### 🟡 Changes recommended\n\nTwo problems.", "noise"),
+        ("### 🟡 Changes recommended\n\nTwo problems.", "reviewed"),  # a review of its commit
         (
             "Copilot wasn't able to review this pull request because it exceeds the maximum.",
             "skipped",

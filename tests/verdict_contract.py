@@ -55,7 +55,7 @@ def check_verdict(v: Any, declared: Collection[str] = ()) -> None:
     for f in v["advisory"]:
         _finding(f, bots)
         assert f["severity"] != "critical"
-    states = {"not_seen", "working", "reviewed", "failed", "skipped"}
+    states = {"not_seen", "working", "reviewed", "failed", "skipped", "unreadable"}
     assert isinstance(v["bots"], dict) and set(v["bots"]) <= bots
     for bot, status in v["bots"].items():
         assert status["state"] in states, bot
@@ -71,7 +71,7 @@ def check_verdict(v: Any, declared: Collection[str] = ()) -> None:
         }
         owed = set(v["expected_bots"]) | set(v["required_bots"])
         assert set(v["unreviewed"]) == {
-            b for b in owed if v["bots"][b]["state"] in ("failed", "skipped")
+            b for b in owed if v["bots"][b]["state"] in ("failed", "skipped", "unreadable")
         }
     missing = [b for b in v["required_bots"] if v["bots"].get(b, {}).get("state") != "reviewed"]
     assert v["gate"] in {"block", "go"}

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from reviewcoord.bots.common import (
+    Notice,
     clean_body,
     failed,
     fallback_finding,
@@ -23,9 +24,12 @@ from reviewcoord.bots.common import (
     lead,
     location,
     make_finding,
+    marked_lines,
     noise,
+    notice_lead,
     opening_markers,
     plain_text,
+    read_notice,
     skipped,
     unfenced_lines,
     working,
@@ -59,6 +63,13 @@ _ITEM = re.compile(
     r"^[ \t>]{0,20}`(?P<start>\d{1,7})(?:[ \t]{0,2}[-–][ \t]{0,2}(?P<end>\d{1,7}))?`:[ \t]{0,4}"
     r"\*\*(?P<title>[^\n]{1,500}?)\*\*",
     re.M,
+)
+# The outside-diff layout of late 2026: one fold per item whose summary holds it all —
+# `<summary><em>🟡 Minor</em> · title · <code>path:295-299</code></summary>`.
+_FOLD_ITEM = re.compile(
+    r"<summary>[ \t]{0,4}<em>(?P<level>[^<>\n]{1,60})</em>[ \t]{0,4}·[ \t]{0,4}"
+    r"(?P<title>[^\n]{1,600}?)[ \t]{0,4}·[ \t]{0,4}<code>(?P<path>[^<>\s]{1,500}?):"
+    r"(?P<start>\d{1,7})(?:[ \t]{0,2}[-–][ \t]{0,2}(?P<end>\d{1,7}))?</code>[ \t]{0,4}</summary>"
 )
 _PATH_START = re.compile(r"[A-Za-z0-9._/~@+-]")
 NITPICK_LABEL = "🧹 Nitpick"
@@ -98,6 +109,15 @@ _REPLY = re.compile(r"auto-generated reply by CodeRabbit", re.I)
 _ACTIONS_PERFORMED = re.compile(r"(?:[✅☑️ ]{0,4})?Actions? performed\b", re.I)
 _QUOTE_PREFIX = re.compile(r"^[ \t]{0,8}(?:>[ \t]{0,4}){0,8}(?:#{1,6}[ \t]{1,4})?", re.M)
 _HEAD_LIMIT = 4000
+# "**<org> is on CodeRabbit Free, which includes PR summaries. Ask your admin to upgrade for code
+# reviews.**" (no marker; FORMATS-2026 §9): the plan does not include reviews.
+NOTICES = (
+    Notice(
+        re.compile(r"[^\n]{1,200}? is on CodeRabbit Free\b", re.I),
+        "skipped",
+        "coderabbit free plan: summaries only",
+    ),
+)
 
 
 def canonical_label(raw: str) -> str:
@@ -120,18 +140,41 @@ def _severity_field(text: str) -> str | None:
     return None
 
 
+_DETAILS_OPEN = re.compile(r"<details\b", re.I)
+_DETAILS_CLOSE = re.compile(r"</details>", re.I)
+_TITLE_SCAN = 60_000
+# `**Title.**` alone on its line, or leading it (`**Title.** More of the explanation.`).
+_LEAD_TITLE = re.compile(r"[ \t]{0,3}\*\*(?P<title>[^*\n]{1,500}?)\*\*(?=[ \t]|$)")
+
+
+def _title(rest: str) -> tuple[str, str]:
+    """(title, explanation) after the header: the finding's own bold title line — the first
+    one outside every `<details>` fold and fence (a fold's summary such as `🧩 Analysis chain`,
+    or a bold line inside it, is never the title) — else its first line of prose there."""
+    depth = 0
+    offset = 0
+    prose: tuple[str, int] | None = None
+    for line, quoted in marked_lines(rest[:_TITLE_SCAN]):
+        offset += len(line) + 1
+        opened = len(_DETAILS_OPEN.findall(line))
+        if depth == 0 and not opened and not quoted:
+            bold = _LEAD_TITLE.match(line)
+            if bold is not None:
+                return bold.group("title").strip(), line[bold.end() :] + "\n" + rest[offset:]
+            if prose is None and plain_text(line):
+                prose = (line, offset)
+        depth = max(0, depth + opened - len(_DETAILS_CLOSE.findall(line)))
+    if prose is not None:
+        return first_line(prose[0]), rest[prose[1] :]
+    return first_line(rest), rest
+
+
 def _inline(comment: RawComment, body: str) -> ParsedComment | None:
     header = _HEADER.search(body[:_HEAD_LIMIT])
     if header is None:
         return None
     rest = body[header.end() :]
-    title_match = _TITLE.search(rest[:_HEAD_LIMIT])
-    if title_match is not None:
-        title = title_match.group("title").strip()
-        explanation = rest[title_match.end() :]
-    else:
-        title = first_line(rest)
-        explanation = rest
+    title, explanation = _title(rest)
     file, line, line_end = location(comment)
     finding = make_finding(
         KEY,
@@ -202,8 +245,34 @@ def _review_items(comment: RawComment, body: str) -> list[Finding]:
     return findings
 
 
+def _fold_items(comment: RawComment, body: str) -> list[Finding]:
+    """The items of the late-2026 outside-diff layout (`_FOLD_ITEM`), each a finding with its
+    level, title, file and lines; the gist is the prose of its fold."""
+    matches = list(_FOLD_ITEM.finditer(body))
+    findings: list[Finding] = []
+    for index, match in enumerate(matches):
+        stop = matches[index + 1].start() if index + 1 < len(matches) else len(body)
+        text = _QUOTE_PREFIX.sub("", body[match.end() : stop])
+        _, explanation = _title(text.split("\n", 1)[-1] if _HEADER.search(text) else text)
+        start = int(match.group("start"))
+        end = int(match.group("end")) if match.group("end") else None
+        findings.append(
+            make_finding(
+                KEY,
+                comment,
+                title=match.group("title"),
+                severity_raw=plain_text(match.group("level")),
+                file=match.group("path"),
+                line=start,
+                line_end=end if end is not None and end > start else None,
+                gist=first_sentence(explanation),
+            )
+        )
+    return findings
+
+
 def _review(comment: RawComment, body: str) -> ParsedComment:
-    findings = _review_items(comment, body)
+    findings = _review_items(comment, body) + _fold_items(comment, body)
     if findings:
         return found(findings, "coderabbit review body items")
     # The round's closing review: a done signal for its commit_id (ingest ties it to the head).
@@ -262,7 +331,9 @@ def _summary(body: str) -> ParsedComment:
             kind="reviewed", reason="coderabbit review range", reviewed_commit=head
         )
     if "skip review" in kinds:
-        why = (_reason_after(body, skip_at) if skip_at is not None else "") or (
+        # A skip that carries only its marker: the wording after it is CodeRabbit's reason.
+        own = first_sentence(plain_text(notice_lead(body)))
+        why = (_reason_after(body, skip_at) if skip_at is not None else own) or (
             "CodeRabbit skipped the review"
         )
         return skipped(why, "coderabbit review skipped")
@@ -295,8 +366,11 @@ def parse(comment: RawComment) -> ParsedComment:
         return inline
     if _is_summary(body):
         return _summary(body)
-    if comment.endpoint == "review" and _ITEM.search(body):
+    if comment.endpoint == "review" and (_ITEM.search(body) or _FOLD_ITEM.search(body)):
         return _review(comment, body)
+    notice = read_notice(body, NOTICES)
+    if notice is not None:
+        return notice
     replied = any(_REPLY.search(inner) for inner in opening_markers(body))
     if comment.in_reply_to_id is not None or replied or _ACTIONS_PERFORMED.match(opening):
         return noise("coderabbit reply or notice")

@@ -7,7 +7,9 @@ body can be 1 MB and a parser must stay linear on it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from reviewcoord.model import BotKey, Finding, ParsedComment, RawComment, stable_finding_id
 
@@ -341,4 +343,58 @@ def fallback_finding(
         parse_note=f"{why}; kept as a medium finding titled from its first line",
         reason="unclassified",
         review_signal=finished_review,
+        unreadable=not finished_review,
     )
+
+
+# A GitHub alert block's opening line (`> [!CAUTION]`): the notice is its first quoted line.
+_ALERT = re.compile(r">[ \t]?\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*", re.I)
+_HEADING_MARK = re.compile(r"^(?:>[ \t]?)?#{1,6}[ \t]+")
+_EMPHASIS_WRAP = re.compile(r"^(\*\*|__)(?P<inner>.+?)\1(?=\s|$)")
+
+
+def notice_lead(body: str) -> str:
+    """The line a notice is framed by: the lead, or for a comment that opens with a GitHub
+    alert block the alert's first line of text; a heading mark or bold wrapping around it
+    dropped. HTML is kept: a finding opening with a badge `<img>` never reads as a notice."""
+    opening = lead(body)
+    if _ALERT.fullmatch(opening):
+        after = _strip_html_comments(body[:_LEAD_SCAN]).split("\n")
+        start = next((i for i, line in enumerate(after) if line.strip() == opening), -1)
+        quoted = [line.strip().lstrip(">").strip() for line in after[start + 1 :]]
+        opening = next((line for line in quoted if line), "")
+    text = _HEADING_MARK.sub("", opening)
+    wrapped = _EMPHASIS_WRAP.match(text)
+    return (wrapped.group("inner") + text[wrapped.end() :]) if wrapped else text
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One notice a bot frames its comment with, and the run state it means: `failed` (error,
+    quota, credits, billing), `skipped` (sunset, plan, too many files, skip rules) or `noise` (a
+    warning or an advertisement that reports nothing). `detail` empty: the bot's own first
+    sentence is the detail shown."""
+
+    pattern: re.Pattern[str]
+    state: Literal["failed", "skipped", "noise"]
+    reason: str
+    detail: str = ""
+
+
+NOTICE_MAX = 160  # the sticky shows a bot's detail up to this many characters
+
+
+def read_notice(body: str, notices: Sequence[Notice]) -> ParsedComment | None:
+    """The state the first matching notice gives (matched at the start of `notice_lead`)."""
+    text = notice_lead(body)
+    for notice in notices:
+        if notice.pattern.match(text):
+            said = plain_text(text)
+            own = said if len(said) <= NOTICE_MAX else first_sentence(said)
+            detail = notice.detail.replace("{own}", first_sentence(said)) if notice.detail else own
+            if notice.state == "failed":
+                return failed(detail, notice.reason)
+            if notice.state == "skipped":
+                return skipped(detail, notice.reason)
+            return noise(notice.reason)
+    return None

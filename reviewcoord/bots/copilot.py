@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from reviewcoord.bots import copilot_v2
 from reviewcoord.bots.common import (
     clean_body,
     failed,
@@ -42,6 +43,9 @@ SUPPRESSED = "suppressed (low confidence)"
 
 _NITPICK = re.compile(r"[ \t]*\[nitpick\][ \t]*", re.I)
 _NOT_ABLE = re.compile(r"Copilot wasn['’]t able to review|Copilot was not able to review", re.I)
+# "Copilot was unable to review this pull request because the user who requested the review has
+# reached their quota limit." (FORMATS-2026 §9): a quota failure, not a review.
+_QUOTA = re.compile(r"Copilot was unable to review\b.{0,200}?\bquota limit", re.I)
 # "… because it exceeds the maximum number of files (300)" (FORMATS §2 Notices).
 _TOO_MANY = re.compile(r"exceeds the maximum number of files[ \t]*(?:\((?P<n>\d{1,7})\))?", re.I)
 # A backend failure posted as a COMMENTED review (N3_cop_vllm31104_error).
@@ -154,6 +158,10 @@ def _review(comment: RawComment, body: str) -> ParsedComment:
                 "copilot: too many files",
             )
         return skipped("no files it could review", "copilot could not review any files")
+    if _QUOTA.match(opening):
+        return failed("the requesting user reached their Copilot quota limit", "copilot quota")
+    if copilot_v2.is_v2(body):
+        return _overview_v2(comment, body)
     suppressed = _suppressed_findings(comment, body)
     if suppressed:
         return found(suppressed, "copilot review body with suppressed findings")
@@ -161,12 +169,29 @@ def _review(comment: RawComment, body: str) -> ParsedComment:
     if _APPROVE.search(body):
         return ParsedComment(kind="clean", reason="copilot verdict: approval recommended")
     if _VERDICT.search(body):
-        return noise("copilot verdict overview (findings are inline)")
+        # A verdict on the head is a review of it, whichever colour (the findings are inline).
+        return ParsedComment(kind="reviewed", reason="copilot verdict overview")
     if _NO_COMMENTS.search(body):
         return ParsedComment(kind="clean", reason="copilot generated no comments")
     if _OVERVIEW.search(body):
         return noise("copilot pull request overview (findings are inline)")
     return fallback_finding(KEY, comment, "unrecognised copilot review body")
+
+
+def _overview_v2(comment: RawComment, body: str) -> ParsedComment:
+    """Any v2 overview is a review of its commit: its heading and summary are no finding; its
+    `Previously missed` items are; its Open/Resolved lists mark the inline threads."""
+    overview = copilot_v2.read_overview(body)
+    marks = tuple(overview.marks)
+    missed = copilot_v2.missed_findings(KEY, comment, overview)
+    if missed:
+        return ParsedComment(
+            kind="finding", findings=tuple(missed), marks=marks, reason="copilot overview v2"
+        )
+    is_open = any(not mark.resolved for mark in marks)
+    return ParsedComment(
+        kind="reviewed" if is_open else "clean", marks=marks, reason="copilot overview v2"
+    )
 
 
 def _inline(comment: RawComment, body: str) -> ParsedComment:

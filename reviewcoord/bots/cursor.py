@@ -73,6 +73,9 @@ _NOTICE = re.compile(
     re.I,
 )
 _SUMMARY = re.compile(r"CURSOR_SUMMARY")
+_LAST_FREE = re.compile(
+    r"[*_ \t]{0,4}This is the final PR Bugbot will review for you during this billing cycle", re.I
+)
 
 
 def _between(body: str, start: str, end: str) -> str | None:
@@ -152,8 +155,16 @@ def parse(comment: RawComment) -> ParsedComment:
     opening = lead(body)
     if _CLEAN.search(opening):
         return ParsedComment(kind="clean", reason="bugbot clean verdict", reviewed_commit=commit)
+    if _LAST_FREE.match(opening):
+        # "This is the final PR Bugbot will review for you during this billing cycle": a
+        # warning over a real review; the review's own first line follows it.
+        opening = lead(body[body.find(opening) + len(opening) :])
     if _WRAPPER.search(opening) or "BUGBOT_REVIEW" in opening_markers(body):
-        return noise("bugbot review wrapper", commit)
+        # The review that carries the inline findings: a review of its commit (with or
+        # without its `<!-- BUGBOT_REVIEW -->` marker).
+        return ParsedComment(
+            kind="reviewed", reason="bugbot review wrapper", reviewed_commit=commit
+        )
     notice = _notice(opening)
     if notice is not None:
         return notice

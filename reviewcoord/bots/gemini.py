@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from reviewcoord.bots.common import (
+    Notice,
     clean_body,
     failed,
     fallback_finding,
@@ -25,6 +26,7 @@ from reviewcoord.bots.common import (
     noise,
     own_words,
     plain_text,
+    read_notice,
     working,
 )
 from reviewcoord.bots.profile import BotProfile, plain_label
@@ -50,6 +52,22 @@ _SUMMARY = re.compile(r"^#{1,3}[ \t]*Summary of Changes", re.M)
 _REVIEWING = re.compile(r"I['’]m currently reviewing this pull request", re.I)
 _CODE_REVIEW = re.compile(r"^#{1,3}[ \t]*Code Review\b", re.M)
 _QUOTA = re.compile(r"You have reached your daily quota limit", re.I)
+# Gemini's notices by their framing (its first line, or its `> [!CAUTION]` alert's): the consumer
+# service ended on 2026-07-17 and says so for good (FORMATS-2026 §9).
+SUNSET_ADVICE = "{own} It will not review again: remove `gemini` from `expected-bots`."
+NOTICES = (
+    Notice(
+        re.compile(r"The consumer version of Gemini Code Assist on GitHub has been sunset", re.I),
+        "skipped",
+        "gemini consumer sunset",
+        SUNSET_ADVICE,
+    ),
+    Notice(
+        re.compile(r"Gemini is unable to generate a review for this pull request\b", re.I),
+        "skipped",
+        "gemini unsupported file types",
+    ),
+)
 _CODE_SPAN = re.compile(r"`[^`\n]{1,300}`")
 _LT, _GT = "\ue000", "\ue001"
 
@@ -119,6 +137,9 @@ def parse(comment: RawComment) -> ParsedComment:
     if badge is not None and not head[: badge.start()].strip():
         return _finding(comment, body, badge)
     # Notices by Gemini's first line only, never a phrase further down.
+    notice = read_notice(head, NOTICES)
+    if notice is not None:
+        return notice
     if _QUOTA.search(lead(head)):
         return failed("daily quota limit reached", "gemini quota notice")
     words = own_words(head)  # run states are Gemini's own words, never what it quotes

@@ -18,6 +18,7 @@ import re
 from urllib.parse import unquote
 
 from reviewcoord.bots.common import (
+    Notice,
     clean_body,
     fallback_finding,
     first_sentence,
@@ -29,6 +30,7 @@ from reviewcoord.bots.common import (
     opening_markers,
     own_words,
     plain_text,
+    read_notice,
 )
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import ParsedComment, RawComment
@@ -39,6 +41,29 @@ LOGINS: frozenset[str] = frozenset({"greptile-apps[bot]"})
 TRIGGER = "@greptileai"
 REREQUEST = f"re-request with `{TRIGGER}`"
 
+# Notices by Greptile's first line (after its `<!-- greptile-status -->` marker), FORMATS-2026 §9.
+NOTICES = (
+    Notice(
+        re.compile(
+            r"`?@?[\w.-]{1,60}`?[ \t]+has reached the \d{1,7}-(?:credit|review) limit for trial",
+            re.I,
+        ),
+        "failed",
+        "greptile trial credit limit",
+    ),
+    Notice(
+        re.compile(r"Your (?:free )?trial has (?:ended|expired)", re.I), "failed", "greptile trial"
+    ),
+    Notice(
+        re.compile(r"Too many files changed for review", re.I), "skipped", "greptile file limit"
+    ),
+    Notice(re.compile(r"No reviewable files\b", re.I), "skipped", "greptile: no reviewable files"),
+    Notice(
+        re.compile(r"Want your agent to iterate on Greptile['’]s feedback\?", re.I),
+        "noise",
+        "greptile advertisement (greploops)",
+    ),
+)
 _IMG = re.compile(r"<img\b(?P<attrs>[^<>]{0,1000})>", re.I)
 _ALT = re.compile(r"""\balt=["'](?P<alt>[^"'<>]{1,60})["']""", re.I)
 _SEVERITY = re.compile(r"^P[0-3]$", re.I)
@@ -161,6 +186,9 @@ def parse(comment: RawComment) -> ParsedComment:
     severity, tags, at = _badges(stripped)
     if severity is not None:
         return _finding(comment, stripped, severity, tags, at)
+    notice = read_notice(body, NOTICES)
+    if notice is not None:
+        return notice
     # The summary by its framing (its opening marker or heading), never by a phrase.
     framed = any("greptile_summary" in m for m in opening_markers(body))
     if framed or _SUMMARY.search(lead(body)):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from reviewcoord.bots.common import (
+    Notice,
     clean_body,
     fallback_finding,
     first_sentence,
@@ -28,6 +29,7 @@ from reviewcoord.bots.common import (
     make_finding,
     noise,
     plain_text,
+    read_notice,
 )
 from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import Finding, Level, ParsedComment, RawComment
@@ -38,6 +40,21 @@ LOGINS: frozenset[str] = frozenset({"qodo-code-review[bot]"})
 TRIGGER = "/review"
 REREQUEST = f"re-request with `{TRIGGER}`"
 
+# Qodo's notices by their first line (FORMATS-2026 §9): paused reviews (subscription, trial,
+# credits, seat) are a billing failure; the monthly-quota note is a warning that reports nothing.
+NOTICES = (
+    Notice(re.compile(r"Qodo reviews are paused\b", re.I), "failed", "qodo reviews paused"),
+    Notice(
+        re.compile(r"(?:ⓘ[ \t]*)?You are approaching your monthly quota for Qodo", re.I),
+        "noise",
+        "qodo quota warning",
+    ),
+    Notice(
+        re.compile(r"Qodo Merge has reached your monthly usage limit", re.I),
+        "failed",
+        "qodo monthly usage limit",
+    ),
+)
 _REVIEW_HEADING = re.compile(r"<h3>[ \t]{0,10}Code Review by Qodo[ \t]{0,10}</h3>", re.I)
 _SUMMARY_HEADING = re.compile(r"<h3>[ \t]{0,10}PR Summary by Qodo[ \t]{0,10}</h3>", re.I)
 # Where the findings end: the "Context" fold, the tip of the day, or the trailing commit.
@@ -188,6 +205,9 @@ def parse(comment: RawComment) -> ParsedComment:
     # The review by its heading as Qodo opens it (framing), never a heading quoted further down.
     heading = _REVIEW_HEADING.search(body) if _REVIEW_HEADING.match(lead(body)) else None
     if heading is None:
+        notice = read_notice(body, NOTICES)
+        if notice is not None:
+            return notice
         if _SUMMARY_HEADING.search(lead(body)):  # its heading opens it: framing, not a phrase
             return noise("qodo PR summary")
         return fallback_finding(KEY, comment, "unrecognised qodo comment")
