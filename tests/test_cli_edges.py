@@ -126,7 +126,10 @@ def test_a_mistyped_subcommand_gets_did_you_mean(capsys: pytest.CaptureFixture[s
 def test_an_unknown_word_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["frobnicate"], {}) == 2
     err = capsys.readouterr().err
-    assert "positive integer, got 'frobnicate' (or a command: snapshot, status, scorecard, doctor)" in err
+    assert (
+        "positive integer, got 'frobnicate' (or a command: snapshot, status, scorecard, doctor)"
+        in err
+    )
 
 
 def test_control_a_pr_number_is_not_a_command(capsys: pytest.CaptureFixture[str]) -> None:
