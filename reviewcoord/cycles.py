@@ -57,13 +57,13 @@ def fingerprint(comments: Iterable[RawComment], own_login: str | None, extra: st
 def recorded_time(
     repo: str, pr: int, own_login: str | None, sha: str, comments: Sequence[RawComment]
 ) -> datetime | None:
-    """The head commit time our record keeps for `sha`, if `sha` is the head it reviewed."""
+    """When `sha` arrived on GitHub, as our record keeps it, if `sha` is the head it reviewed."""
     issue = [c for c in comments if c.endpoint == "issue_comment"]
     record, _notice, _sticky = find_record(issue, own_login or ACTIONS_BOT, repo=repo, pr=pr)
-    if record is None or record.last_head != sha or not record.head_time:
+    if record is None or record.last_head != sha or not record.head_arrival:
         return None
     try:
-        return datetime.fromisoformat(record.head_time)
+        return datetime.fromisoformat(record.head_arrival)
     except ValueError:
         return None
 

@@ -115,9 +115,12 @@ class History(_Model):
     refs: dict[str, list[str]] = Field(default_factory=dict)  # comment id → base sids
     commands: list[CommandOutcome] = Field(default_factory=list, alias="cmds")
     # Optional (records written before they existed still decode): facts about the last head
-    # that a later run on the same head need not read again: the head commit's time
-    # (immutable for a SHA), and the expected bots resolved for it (`expected-bots: auto`).
+    # that a later run on the same head need not read again: when the head arrived on GitHub
+    # (its earliest check suite, GitHub's clock; immutable for a SHA), and the expected bots
+    # resolved for it (`expected-bots: auto`). `ht` held the commit's own date in older records:
+    # the pusher sets that one, so it is decoded but never used.
     head_time: str | None = Field(None, alias="ht")
+    head_arrival: str | None = Field(None, alias="ha")
     expected: list[BotKey] | None = Field(None, alias="exp")
     # Optional too: the verdict's pending and unreviewed bots (`reviewcoord status` lists them
     # without re-judging); None in records written before they existed.

@@ -10,7 +10,8 @@ for each bot whether it has *finished* on the current head (README § When it re
 * any comment that names the commit it reviewed (Codex "Reviewed commit", Bugbot "for commit")
   counts when that commit is the head;
 * an issue comment that names no commit counts when it was created or edited after the head
-  commit was pushed (unknown push time, as in a replay: it counts).
+  arrived on GitHub, by GitHub's clock (its check suite; never the commit's own dates, which
+  the pusher sets). Unknown arrival time: it does not count.
 
 Each on-head comment signals a run state (interface §5): a working tracker → `working`; a
 finding, a clean verdict or a done signal → `reviewed`; a failure notice (error, usage limit)
@@ -48,6 +49,9 @@ from reviewcoord.model import (
 )
 
 PENDING_STATES: frozenset[str] = frozenset({"not_seen", "working"})
+# The head time of an offline judgement (a replay, a unit test): it has no GitHub clock, so
+# every comment it was given counts as on the head. A live run passes GitHub's time or None.
+ANY_TIME = datetime.min.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -91,9 +95,9 @@ def is_on_head(
         anchor = comment.original_commit_id or comment.commit_id
         return anchor is None or anchor == head_sha
     if head_time is None:
-        return True
+        return False
     stamp = comment.updated_at or comment.created_at
-    return stamp is None or stamp >= head_time
+    return head_time == ANY_TIME or (stamp is not None and stamp >= head_time)
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:
@@ -161,7 +165,7 @@ def _signal(parsed: ParsedComment) -> BotState | None:
 # When two signals carry the same time (or none), the more cautious one is taken as the later:
 # working over failed/skipped over reviewed.
 _CAUTION = {"reviewed": 0, "skipped": 1, "failed": 2, "working": 3}
-_UNDATED = datetime.min.replace(tzinfo=UTC)
+_UNDATED = ANY_TIME
 
 
 @dataclass(frozen=True)
@@ -203,7 +207,7 @@ def ingest(
     comments: Iterable[RawComment],
     *,
     head_sha: str,
-    head_time: datetime | None = None,
+    head_time: datetime | None = ANY_TIME,
     own_login: str | None = None,
     pr_by_bot: bool = False,
     table: Mapping[str, Mapping[str, Level]] | None = None,

@@ -57,6 +57,14 @@ def _time(d: Any, key: str) -> datetime | None:
         raise ValueError(f"field '{key}' is not an ISO 8601 time: {value[:40]!r}") from exc
 
 
+def timestamp(value: Any) -> datetime | None:
+    """An ISO 8601 time GitHub wrote, or None when it is missing or malformed."""
+    try:
+        return _time({"t": value}, "t")
+    except ValueError:
+        return None
+
+
 def raw_comment(endpoint: Endpoint, d: Any) -> RawComment:
     """One item of `pulls/N/reviews`, `pulls/N/comments` or `issues/N/comments`."""
     if not isinstance(d, dict):
@@ -104,6 +112,7 @@ def pull_info(d: Any) -> PullInfo:
         author_type=_str(d, "user", "type", default="User") or "User",
         head_repo=_str(d, "head", "repo", "full_name"),
         base_repo=_str(d, "base", "repo", "full_name", default="") or "",
+        merge_commit_sha=_str(d, "merge_commit_sha"),
     )
 
 

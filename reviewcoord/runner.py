@@ -103,10 +103,13 @@ class _Evaluation:
             *gateway.list_review_comments(pr),
             *gateway.list_issue_comments(pr),
         ]
-        if pull.head_sha not in self.times:
-            # The head commit's time is immutable: our record keeps it for the head it reviewed.
+        if self.times.get(pull.head_sha) is None:
+            # When the head arrived is GitHub's fact, immutable: our record keeps it for the head
+            # it reviewed. Unknown (no check suite yet): no undated comment counts for the head.
             known = recorded_time(self.req.repo, pr, self.own_login, pull.head_sha, comments)
-            self.times[pull.head_sha] = known or gateway.get_commit_time(pull.head_sha)
+            self.times[pull.head_sha] = known or gateway.get_head_arrival(
+                pull.head_sha, pull.head_ref
+            )
         self.issue_comments = [c for c in comments if c.endpoint == "issue_comment"]
         ingested = ingest(
             comments,
@@ -214,11 +217,11 @@ class _Evaluation:
         read = self.alert_reads.get(head)
         context = self.cycles.context(head, reading.comments, read.digest() if read else "")
         judgement = judge(subject, context, settings)
-        # The head's commit time and the resolved expected bots let a later noop skip those reads;
+        # When the head arrived and the resolved expected bots let a later noop skip those reads;
         # the pending and unreviewed bots let `reviewcoord status` list them without re-judging.
         record = judgement.record.model_copy(
             update={
-                "head_time": head_time.isoformat() if head_time else None,
+                "head_arrival": head_time.isoformat() if head_time else None,
                 "expected": list(self.expected),
                 "pending": list(judgement.verdict.pending),
                 "unreviewed": list(judgement.verdict.unreviewed),

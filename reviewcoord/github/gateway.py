@@ -36,6 +36,9 @@ class PullInfo(Frozen):
     author_type: str = "User"
     head_repo: str | None = None  # full name; differs from base_repo on fork PRs
     base_repo: str = ""
+    # The test merge commit GitHub made for the PR's current head (None while it computes one):
+    # a code-scanning analysis counts only for this commit.
+    merge_commit_sha: str | None = None
 
 
 class IssueComment(Frozen):
@@ -129,9 +132,12 @@ class Gateway(Protocol):
         issue comments (one page of each, newest first): used for `expected-bots: auto`."""
         ...
 
-    def get_commit_time(self, sha: str) -> datetime | None:
-        """When the head commit was made (`GET commits/{sha}`, committer date), None if unknown.
-        Issue comments that name no commit count for the head only when newer than this."""
+    def get_head_arrival(self, sha: str, branch: str) -> datetime | None:
+        """When `sha` arrived on the PR's `branch`, by GitHub's clock: the earliest `created_at`
+        of its check suites for that branch, else of any of its suites (`GET commits/{sha}/
+        check-suites`, every page; GitHub makes one per App on push); None when it has none.
+        Never the commit's own dates: the pusher writes those. Issue comments that name no
+        commit count for the head only when newer than this."""
         ...
 
     def get_file(self, path: str, ref: str) -> str | None:

@@ -119,8 +119,8 @@ class PyGithubGateway:
     def recent_comment_authors(self) -> list[tuple[str, str]]:
         return self._reads.recent_comment_authors()
 
-    def get_commit_time(self, sha: str) -> datetime | None:
-        return self._reads.get_commit_time(sha)
+    def get_head_arrival(self, sha: str, branch: str) -> datetime | None:
+        return self._reads.get_head_arrival(sha, branch)
 
     def get_file(self, path: str, ref: str) -> str | None:
         return self._reads.get_file(path, ref)

@@ -99,20 +99,15 @@ class Reads:
         return items
 
     # ------------------------------------------------------------------ commits and files
-    def get_commit_time(self, sha: str) -> datetime | None:
-        endpoint = f"commits/{sha}"
-        resp = self._get(endpoint, allow={404, 422})
-        if resp.status in (404, 422):
-            return None
-        data = self._http.decode(resp, endpoint, f"read {endpoint}")
-        stamp = data.get("commit", {}).get("committer", {}) if isinstance(data, dict) else None
-        value = stamp.get("date") if isinstance(stamp, dict) else None
-        if not isinstance(value, str):
-            return None
-        try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            return None
+    def get_head_arrival(self, sha: str, branch: str) -> datetime | None:
+        endpoint = f"commits/{sha}/check-suites"
+        items = self._pages.get_list(self._url(endpoint), endpoint, {}, key="check_suites")
+        suites = [(_suite_created(item, sha), _get_str(item, "head_branch")) for item in items]
+        # A suite made for the PR's branch dates the push to it; a commit first pushed
+        # elsewhere (or from a fork, whose suites name no branch) dates from its first suite.
+        on_branch = [t for t, b in suites if t is not None and b == branch]
+        known = on_branch or [t for t, _b in suites if t is not None]
+        return min(known) if known else None
 
     def get_file(self, path: str, ref: str) -> str | None:
         endpoint = f"contents/{path.lstrip('/')}"
@@ -198,6 +193,18 @@ class Reads:
             return [commit_status_ref(item) for item in items]
         except ValueError as exc:
             self._http.malformed(endpoint, f"read {endpoint}", str(exc))
+
+
+def _get_str(item: Any, key: str) -> str | None:
+    value = item.get(key) if isinstance(item, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _suite_created(item: Any, sha: str) -> datetime | None:
+    """A check suite's `created_at` (set by GitHub when the suite was made), if it is for `sha`."""
+    if not isinstance(item, dict) or item.get("head_sha") != sha:
+        return None
+    return rest.timestamp(item.get("created_at"))
 
 
 def check_run_ref(data: Any) -> CheckRunRef:

@@ -11,7 +11,7 @@ from typing import Literal
 
 from reviewcoord.group import DEFAULT_WINDOW
 from reviewcoord.history import History
-from reviewcoord.ingest import Ingested
+from reviewcoord.ingest import ANY_TIME, Ingested
 from reviewcoord.model import BotKey, Level, RawComment, SettleMode
 
 Mode = Literal["initial", "incremental", "full", "same_head"]
@@ -33,7 +33,7 @@ class Subject:
     comments: Sequence[RawComment]
     ingested: Ingested
     expected: Sequence[BotKey]
-    head_time: datetime | None = None
+    head_time: datetime | None = ANY_TIME
     settle: SettleMode = "none"
 
 

@@ -258,6 +258,9 @@ class FakeGitHub:
         self._check_runs: list[dict[str, Any]] = []
         self._files: dict[tuple[str, str], str] = {}
         self._commit_times: dict[str, str] = {}
+        # When a head commit arrived on GitHub (the pusher cannot set it): the created_at of the
+        # check suite GitHub makes for it on push (`GET commits/{sha}/check-suites`).
+        self._arrivals: dict[str, str] = {}
         self._faults: list[Fault] = []
         self._code_scanning = CodeScanningState()
         self._hooks: list[Callable[[FakeGitHub, RecordedRequest], None]] = []
@@ -389,6 +392,7 @@ class FakeGitHub:
         with self._lock:
             created = self._now()
             self._commit_times.setdefault(head_sha, created)
+            self._arrivals.setdefault(head_sha, created)
             head_full = head_repo or self.repo
             head_owner = head_full.partition("/")[0]
             base_owner = self.repo.partition("/")[0]
@@ -448,6 +452,17 @@ class FakeGitHub:
             pull["head"]["sha"] = head_sha
             pull["updated_at"] = self._now()
             self._commit_times.setdefault(head_sha, pull["updated_at"])
+            self._arrivals.setdefault(head_sha, pull["updated_at"])
+
+    def set_commit_date(self, sha: str, when: str) -> None:
+        """The commit's committer and author date, as the pusher wrote it (any time at all)."""
+        with self._lock:
+            self._commit_times[sha] = when
+
+    def forget_arrival(self, sha: str) -> None:
+        """No check suite on `sha` (e.g. no App with checks permission saw the push)."""
+        with self._lock:
+            self._arrivals.pop(sha, None)
 
     def close_pull(self, number: int, *, merged: bool = False) -> None:
         with self._lock:
@@ -996,6 +1011,8 @@ class FakeGitHub:
                 return self._paginate(ctx, items)
             if rest[2] == "check-runs":
                 return self._list_check_runs(ctx, rest[1])
+            if rest[2] == "check-suites":
+                return self._paginate(ctx, self._check_suites(rest[1]), wrap="check_suites")
         if head == "check-runs":
             if n == 1 and m == "POST":
                 return self._create_check_run(ctx)
@@ -1039,6 +1056,37 @@ class FakeGitHub:
             "url": self._api(f"commits/{sha}"),
             "html_url": self._web(f"commit/{sha}"),
             "commit": {"author": person, "committer": person, "message": "change"},
+        }
+
+    def _check_suites(self, sha: str) -> list[dict[str, Any]]:
+        """`GET commits/{sha}/check-suites`: the suite GitHub Actions got when the commit was
+        pushed (created then), and one per App that created a check run on it later."""
+        if sha not in self._commit_times and sha not in self._arrivals:
+            raise HttpError(422, f"No commit found for SHA: {sha}", doc=f"{DOCS}/checks/suites")
+        suites: list[dict[str, Any]] = []
+        branch = next(
+            (p["head"]["ref"] for p in self._pulls.values() if p["head"]["sha"] == sha), None
+        )
+        if sha in self._arrivals:
+            suites.append(self._suite(sha, ACTIONS_APP, self._arrivals[sha], 0, branch))
+        for run in self._check_runs:
+            if run["head_sha"] == sha:
+                suites.append(self._suite(sha, run["app"], run["started_at"], run["id"], branch))
+        return suites
+
+    def _suite(
+        self, sha: str, app: dict[str, Any], created: str, key: int, branch: str | None
+    ) -> dict[str, Any]:
+        sid = 7_000_000 + zlib.crc32(f"{sha}:{app.get('id')}:{key}".encode()) % 1_000_000
+        return {
+            "id": sid,
+            "head_branch": branch,
+            "head_sha": sha,
+            "status": "queued",
+            "conclusion": None,
+            "app": {"id": app.get("id"), "slug": app.get("slug")},
+            "created_at": created,
+            "updated_at": created,
         }
 
     def _list_pulls(self, ctx: _Ctx) -> Reply:
