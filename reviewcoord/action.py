@@ -179,6 +179,7 @@ def run_action(env: Mapping[str, str]) -> int:
         inputs=inputs,
         input_source="workflow inputs",
         config_path=action_input(env, "config") or ".github/review-coordinator.yml",
+        event_head=target.head_sha,
     )
     if target.merge_group is not None:  # a merge queue: report the PR's verdict, judge nothing
         from reviewcoord import merge_queue

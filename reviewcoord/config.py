@@ -259,8 +259,12 @@ def _yaml_problem(exc: yaml.YAMLError) -> str:
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
-def parse_config_file(text: str, source: str = DEFAULT_CONFIG_PATH) -> dict[str, Any]:
-    """The YAML file → a mapping of settings keys. Rejects run-only keys and YAML bombs."""
+def parse_config_file(
+    text: str, source: str = DEFAULT_CONFIG_PATH, raw: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The YAML file → a mapping of settings keys. Rejects run-only keys and YAML bombs.
+    `raw` receives the mapping before it is validated (a failure report takes the check's
+    name from it)."""
     if len(text.encode("utf-8", "replace")) > MAX_CONFIG_BYTES:
         raise ConfigError(f"{source}: file is larger than {MAX_CONFIG_BYTES} bytes")
     try:
@@ -295,6 +299,8 @@ def parse_config_file(text: str, source: str = DEFAULT_CONFIG_PATH) -> dict[str,
                 f"{source}: key '{key}': set per run (workflow input or CLI flag), "
                 "not in the config file"
             )
+    if raw is not None:
+        raw.update({str(k): v for k, v in data.items()})
     # Validate the file on its own so its errors name the file.
     _validate(data, source)
     return {str(k): v for k, v in data.items()}

@@ -14,7 +14,9 @@ from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
+
+from pydantic import ValidationError
 
 from reviewcoord.actions_io import Log
 from reviewcoord.bots.code_scanning import AlertRead, merge_ref, unreadable
@@ -47,6 +49,9 @@ class RunRequest:
     input_source: str  # "workflow inputs" / "command line": named in config errors
     config_path: str
     identity_hint: str | None = ACTIONS_BOT  # who we are when GET /user is forbidden
+    # The PR head the event payload names (untrusted, maybe stale): only where a failure is
+    # written when `GET pulls/{n}` itself fails; never judged.
+    event_head: str | None = None
 
 
 @dataclass
@@ -319,29 +324,56 @@ class _Evaluation:
 
 
 def _prepare(req: RunRequest, gateway: Gateway, log: Log) -> tuple[PullInfo, Settings] | Outcome:
-    """The PR and the settings (config from its base branch), or the failure."""
+    """The PR and the settings (config from its base branch), or the failure — written, like
+    every failure, to the check and status the workflow configured (`check-name`,
+    `status-context`), on the head from the event payload when the PR itself cannot be read."""
     try:
         pull = gateway.get_pull(req.pr)
     except GatewayError as exc:
-        log.error(f"could not read PR {req.pr}: {exc}")
-        return Outcome("error", f"could not read PR {req.pr}: {exc}")
+        problem = f"could not read PR {req.pr}: {exc}"
+        if req.event_head is None:
+            log.error(f"{problem} (the event names no head commit: nothing could be written)")
+            return Outcome("error", problem)
+        at = PullInfo(number=req.pr, head_sha=req.event_head, base_ref="")
+        return _Evaluation(req, gateway, fallback_settings(req), log).fail(problem, at)
     log.info(f"head {pull.head_sha} on {pull.base_ref or '?'}; state {pull.state}")
+    parsed: dict[str, Any] = {}
     try:
-        return pull, load_settings(gateway, pull, req.config_path, req.inputs, req.input_source)
+        return pull, load_settings(
+            gateway, pull, req.config_path, req.inputs, req.input_source, parsed
+        )
     except ConfigError as exc:
-        failed = _Evaluation(req, gateway, _fallback_settings(req), log)
+        failed = _Evaluation(req, gateway, fallback_settings(req, parsed), log)
         outcome = failed.fail(f"invalid configuration: {exc}", pull)
         outcome.bad_input = True
         return outcome
     except GatewayError as exc:
         problem = f"could not read the config file: {exc}"
-    return _Evaluation(req, gateway, _fallback_settings(req), log).fail(problem, pull)
+    return _Evaluation(req, gateway, fallback_settings(req), log).fail(problem, pull)
 
 
-def _fallback_settings(req: RunRequest) -> Settings:
-    """The defaults, when the settings could not be built; a requested dry run stays dry."""
-    dry = str(req.inputs.get("dry-run") or "").strip().casefold() in ("true", "yes", "1", "on")
-    return Settings(dry_run=dry)
+# What a failure report needs of the settings, each taken on its own when the whole is invalid.
+_REPORT_KEYS = ("check-name", "status-context", "dry-run")
+
+
+def fallback_settings(req: RunRequest, file_values: Mapping[str, Any] | None = None) -> Settings:
+    """The defaults, when the settings could not be built — except where the failure is
+    written: the input's `check-name` / `status-context` (else the config file's), each used
+    when valid on its own, so the check the branch rule requires gets the failure; a
+    requested dry run stays dry."""
+    chosen: dict[str, Any] = {}
+    for key in _REPORT_KEYS:
+        for source in (req.inputs, file_values or {}):
+            value = source.get(key)
+            if value is None or value == "":
+                continue
+            try:
+                Settings.model_validate({key: value})
+            except ValidationError:
+                continue
+            chosen[key] = value
+            break
+    return Settings.model_validate(chosen)
 
 
 def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outcome:

@@ -76,3 +76,83 @@ def test_an_unknown_arrival_time_is_not_on_this_head(fake: FakeGitHub, tmp_path:
     claude_clean(fake)  # after our check run on NEW_HEAD: GitHub's clock knows the head now
     again = run_action(fake, tmp_path / "2", inputs=CLAUDE_ONLY)
     assert verdict_of(again)["bots"]["claude"]["state"] == "reviewed", again.log
+
+
+# --- every failure reaches the check the branch rule requires ----------------------------
+
+AI_REVIEW = {"check-name": "ai-review", "status-context": "ai-review", "expected-bots": "claude"}
+
+
+def newest_check(fake: FakeGitHub, name: str, sha: str = HEAD) -> dict[str, Any]:
+    runs = [r for r in fake.check_runs(sha) if r["name"] == name]
+    assert runs, f"no {name} check run on {sha[:7]}"
+    return max(runs, key=lambda r: r["id"])
+
+
+def newest_status(fake: FakeGitHub, context: str, sha: str = HEAD) -> str:
+    states = [s["state"] for s in fake.statuses(sha) if s["context"] == context]
+    assert states, f"no {context} status on {sha[:7]}"
+    return str(states[-1])  # the fake lists them oldest first
+
+
+def green_on_head(fake: FakeGitHub, tmp: Path, inputs: dict[str, str]) -> None:
+    claude_clean(fake)
+    first = run_action(fake, tmp, inputs=inputs)
+    assert first.outputs["gate"] == "go", first.log
+    assert newest_check(fake, inputs.get("check-name", "review-coordinator"))["conclusion"] == (
+        "success"
+    )
+
+
+@pytest.mark.parametrize(
+    ("inputs", "config"),
+    [
+        (AI_REVIEW, "settle: whenever\n"),  # the input names the check
+        (
+            {"expected-bots": "claude"},
+            "check-name: ai-review\nstatus-context: ai-review\nsettle: whenever\n",
+        ),
+    ],
+    ids=["check-name-input", "check-name-in-the-invalid-file"],
+)
+def test_an_invalid_config_fails_the_configured_check(
+    fake: FakeGitHub, tmp_path: Path, inputs: dict[str, str], config: str
+) -> None:
+    green_on_head(fake, tmp_path / "1", AI_REVIEW)
+    fake.set_file(".github/review-coordinator.yml", "main", config)
+    run = run_action(fake, tmp_path / "2", inputs=inputs)
+    assert run.returncode == 2 and run.outputs["gate"] == "error", run.log
+    assert newest_check(fake, "ai-review")["conclusion"] == "failure"
+    assert newest_status(fake, "ai-review") == "error"
+    assert not [r for r in fake.check_runs(HEAD) if r["name"] == "review-coordinator"]
+
+
+def test_control_a_valid_config_keeps_the_configured_check_green(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    green_on_head(fake, tmp_path / "1", AI_REVIEW)
+    fake.set_file(".github/review-coordinator.yml", "main", "settle: none\n")
+    run = run_action(fake, tmp_path / "2", inputs=AI_REVIEW)
+    assert run.outputs["gate"] == "go", run.log
+    assert newest_check(fake, "ai-review")["conclusion"] == "success"
+    assert newest_status(fake, "ai-review") == "success"
+
+
+def test_an_unreadable_pr_fails_the_check_on_the_payloads_head(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    """`GET pulls/{n}` fails on a later event: the earlier `success` must not stand."""
+    green_on_head(fake, tmp_path / "1", AI_REVIEW)
+    fake.inject("GET", r"/pulls/2(\?|$)", status=502, times=1000)
+    run = run_action(fake, tmp_path / "2", inputs=AI_REVIEW)
+    assert run.outputs["gate"] == "error", run.log
+    assert newest_check(fake, "ai-review")["conclusion"] == "failure"
+    assert newest_status(fake, "ai-review") == "error"
+
+
+def test_control_a_readable_pr_keeps_its_success(fake: FakeGitHub, tmp_path: Path) -> None:
+    green_on_head(fake, tmp_path / "1", AI_REVIEW)
+    fake.inject("GET", r"/pulls/2(\?|$)", status=502, times=1)  # one retry absorbs it
+    run = run_action(fake, tmp_path / "2", inputs=AI_REVIEW)
+    assert run.outputs["gate"] == "go", run.log
+    assert newest_check(fake, "ai-review")["conclusion"] == "success"

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from reviewcoord.ingest import ANY_TIME, ingest, is_on_head
 from reviewcoord.model import ParsedComment, RawComment
+from reviewcoord.runner import RunRequest, fallback_settings
 from tests.e2e_support import body
 
 HEAD = "a" * 40
@@ -46,3 +47,27 @@ def test_an_unknown_arrival_time_counts_nothing_undated_as_on_the_head() -> None
     assert ingest([late], head_sha=HEAD, head_time=None).state("claude") == "not_seen"
     # An offline judgement (a replay) has no GitHub clock: what it was given counts.
     assert ingest([late], head_sha=HEAD, head_time=ANY_TIME).state("claude") == "reviewed"
+
+
+# --- every failure reaches the check the branch rule requires ----------------------------
+
+
+def _request(**inputs: str) -> RunRequest:
+    return RunRequest(
+        repo="o/r", pr=1, inputs=inputs, input_source="workflow inputs", config_path="c.yml"
+    )
+
+
+def test_a_failure_is_reported_under_the_configured_check_name() -> None:
+    got = fallback_settings(_request(**{"check-name": "ai-review", "settle": "bogus"}))
+    assert (got.check_name, got.status_context) == ("ai-review", "review-coordinator")
+    from_file = fallback_settings(_request(), {"check-name": "gate", "status-context": "gate"})
+    assert (from_file.check_name, from_file.status_context) == ("gate", "gate")
+    # The input wins over the file, as it does when the settings are valid.
+    both = fallback_settings(_request(**{"check-name": "ai-review"}), {"check-name": "gate"})
+    assert both.check_name == "ai-review"
+
+
+def test_control_an_invalid_check_name_itself_falls_back_to_the_default() -> None:
+    got = fallback_settings(_request(**{"check-name": "x" * 101}), {"check-name": ["no"]})
+    assert got.check_name == "review-coordinator"
