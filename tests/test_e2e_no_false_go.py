@@ -156,3 +156,33 @@ def test_control_a_readable_pr_keeps_its_success(fake: FakeGitHub, tmp_path: Pat
     run = run_action(fake, tmp_path / "2", inputs=AI_REVIEW)
     assert run.outputs["gate"] == "go", run.log
     assert newest_check(fake, "ai-review")["conclusion"] == "success"
+
+
+# --- honest go ---------------------------------------------------------------------------
+
+
+def sticky(fake: FakeGitHub) -> str:
+    (comment,) = [c for c in fake.issue_comments(2) if c["user"]["login"] == "github-actions[bot]"]
+    return str(comment["body"])
+
+
+def test_a_timeout_go_names_the_bots_that_did_not_review(fake: FakeGitHub, tmp_path: Path) -> None:
+    inputs = {"expected-bots": "claude", "settle": "fast", "fast-timeout": "0"}
+    run = run_action(fake, tmp_path, inputs=inputs)
+    v = verdict_of(run)
+    assert run.outputs["gate"] == "go" and v["pending"] == ["claude"], run.log
+    assert (
+        "claude has not reviewed ec26c3e: the gate is judged again when it posts"
+        in (run.outputs["gate-reason"])
+    )
+    text = sticky(fake)
+    assert "Claude has not reviewed this head; the gate is judged again when it posts" in text
+    assert "reported nothing to fix" not in text and "clean" not in run.outputs["gate-reason"]
+
+
+def test_control_a_go_after_the_review_says_what_it_read(fake: FakeGitHub, tmp_path: Path) -> None:
+    claude_clean(fake)
+    inputs = {"expected-bots": "claude", "settle": "fast", "fast-timeout": "0"}
+    run = run_action(fake, tmp_path, inputs=inputs)
+    assert run.outputs["gate-reason"] == "clean: no findings", run.log
+    assert "the bots that reviewed this head reported nothing to fix" in sticky(fake)

@@ -6,7 +6,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from reviewcoord.ingest import ANY_TIME, ingest, is_on_head
-from reviewcoord.model import ParsedComment, RawComment
+from reviewcoord.model import ParsedComment, RawComment, Verdict
+from reviewcoord.pipeline import judge
+from reviewcoord.render import sticky_comment
+from reviewcoord.render.plain import plain_text
 from reviewcoord.runner import RunRequest, fallback_settings
 from tests.e2e_support import body
 
@@ -71,3 +74,29 @@ def test_a_failure_is_reported_under_the_configured_check_name() -> None:
 def test_control_an_invalid_check_name_itself_falls_back_to_the_default() -> None:
     got = fallback_settings(_request(**{"check-name": "x" * 101}), {"check-name": ["no"]})
     assert got.check_name == "review-coordinator"
+
+
+# --- honest go ---------------------------------------------------------------------------
+
+
+def _verdict(comments: list[RawComment], expected: list[str]) -> Verdict:
+    return judge(comments, repo="o/r", pr=1, head_sha=HEAD, expected=expected)
+
+
+def test_a_go_without_the_reviews_names_the_bots_and_claims_no_review() -> None:
+    v = _verdict([], ["claude", "codex"])
+    assert v.gate == "go" and v.pending == ["codex", "claude"]
+    assert v.gate_reason == (
+        "no findings so far; codex, claude have not reviewed aaaaaaa: the gate is judged again "
+        "when they post"
+    )
+    body = sticky_comment(v)
+    assert "reported nothing to fix" not in body and "clean" not in body
+    assert "have not reviewed this head; the gate is judged again when they post" in body
+    assert "reported nothing to fix" not in plain_text(v)
+
+
+def test_control_a_go_after_every_review_says_clean() -> None:
+    v = _verdict([claude_comment(ARRIVED)], ["claude"])
+    assert (v.gate, v.gate_reason, v.settled_on) == ("go", "clean: no findings", ["claude"])
+    assert "the bots that reviewed this head reported nothing to fix" in sticky_comment(v)
