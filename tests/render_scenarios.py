@@ -129,8 +129,8 @@ def clean() -> Verdict:
 
 
 def honest_go() -> Verdict:
-    """Go at the timeout backstop with nothing found: Copilot and Cursor reviewed, Codex and Claude never
-    posted. The reason and the body name them; nothing claims their review (issue 15)."""
+    """Go at the timeout backstop with nothing found: Copilot and Cursor reviewed, Codex and
+    Claude never posted. The reason and the body name them; nothing claims their review."""
     return verdict(
         [],
         [],

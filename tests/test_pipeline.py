@@ -162,7 +162,8 @@ def test_gate_reasons() -> None:
     assert gate(c, a, []) == ("go", "no critical findings (1 advisory)")
     assert gate([], [], ["codex"], head_sha="9f1c2e4aa") == (
         "go",
-        "no findings so far; codex has not reviewed 9f1c2e4: the gate is judged again when it posts",
+        "no findings so far; codex has not reviewed 9f1c2e4: the gate is judged again when it "
+        "posts",
     )
     assert gate(c, a, ["codex"], head_sha="", unreviewed=["claude", "codex"]) == (
         "go",
