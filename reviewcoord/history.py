@@ -80,6 +80,7 @@ class Entry(_Model):
     comment_id: int = Field(alias="cid")
     file: str | None = None
     line: int | None = None
+    line_end: int | None = Field(None, alias="le")  # the range's last line (evidence of a fix)
     title: str = Field(max_length=TITLE_CHARS * 2)
     url: str = ""
     first: int  # cycle first seen

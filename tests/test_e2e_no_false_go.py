@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e_support import CLAUDE, HEAD, NEW_HEAD, Run, body, run_action
+from tests.e2e_support import CLAUDE, CURSOR, HEAD, NEW_HEAD, Run, body, cursor_clean, run_action
 from tests.fakegithub import FakeGitHub
 from tests.verdict_contract import check_verdict
 
@@ -186,3 +186,61 @@ def test_control_a_go_after_the_review_says_what_it_read(fake: FakeGitHub, tmp_p
     run = run_action(fake, tmp_path, inputs=inputs)
     assert run.outputs["gate-reason"] == "clean: no findings", run.log
     assert "the bots that reviewed this head reported nothing to fix" in sticky(fake)
+
+
+# --- evidence for "likely fixed" -------------------------------------------------------
+
+BUG_COMMIT = "16bb91031364200d101c932819f3101bf4285770"
+
+
+def bugbot_critical(fake: FakeGitHub) -> dict[str, Any]:
+    """Bugbot's real High-severity lockfile finding at mise.lock:156, for HEAD."""
+    text = body("C_jdx12718_lock156").replace(BUG_COMMIT, HEAD)
+    return fake.add_review_comment(
+        2, login=CURSOR, body=text, path="mise.lock", line=156, commit_id=HEAD
+    )
+
+
+def push_touching_the_lockfile(fake: FakeGitHub, patch: str) -> None:
+    fake.push(2, NEW_HEAD, ["mise.lock"])
+    fake.set_patch(NEW_HEAD, "mise.lock", patch)
+    fake.add_review(2, login=CURSOR, body=cursor_clean(NEW_HEAD), commit_id=NEW_HEAD)
+
+
+CURSOR_ONLY = {"expected-bots": "cursor"}
+
+
+def test_a_push_touching_the_file_elsewhere_does_not_fix_a_critical(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    bugbot_critical(fake)
+    assert run_action(fake, tmp_path / "1", inputs=CURSOR_ONLY).outputs["gate"] == "block"
+    push_touching_the_lockfile(fake, "@@ -3,2 +3,2 @@\n-a\n-b\n+a2\n+b2")  # lines 3-4 only
+    run = run_action(fake, tmp_path / "2", inputs=CURSOR_ONLY)
+    v = verdict_of(run)
+    assert run.outputs["gate"] == "block" and v["critical"][0]["carried_forward"], run.log
+    assert not [c for c in v["changes"] if c["change"] == "likely_fixed"]
+
+
+def test_control_a_push_changing_the_findings_lines_is_likely_fixed(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    bugbot_critical(fake)
+    run_action(fake, tmp_path / "1", inputs=CURSOR_ONLY)
+    push_touching_the_lockfile(fake, "@@ -150,10 +150,8 @@\n-a\n+b")  # lines 150-159
+    run = run_action(fake, tmp_path / "2", inputs=CURSOR_ONLY)
+    v = verdict_of(run)
+    assert run.outputs["gate"] == "go", run.log
+    (change,) = v["changes"]
+    assert change["change"] == "likely_fixed"
+    assert "the latest push changed the lines it points at (156)" in sticky(fake)
+
+
+def test_an_outdated_comment_is_likely_fixed(fake: FakeGitHub, tmp_path: Path) -> None:
+    bug = bugbot_critical(fake)
+    run_action(fake, tmp_path / "1", inputs=CURSOR_ONLY)
+    push_touching_the_lockfile(fake, "")  # no patch GitHub could show (a binary, a huge file)
+    fake.outdate_review_comment(bug["id"])
+    run = run_action(fake, tmp_path / "2", inputs=CURSOR_ONLY)
+    assert run.outputs["gate"] == "go", run.log
+    assert "GitHub marks its bot's comment outdated on this head" in sticky(fake)

@@ -14,6 +14,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
+from pydantic import Field
+
 from reviewcoord.model import Frozen, RawComment
 
 StatusState = Literal["pending", "success", "failure", "error"]
@@ -97,6 +99,9 @@ class CompareResult(Frozen):
     status: Literal["ahead", "identical", "behind", "diverged", "unreachable"]
     files: tuple[str, ...] = ()
     files_complete: bool = True
+    # path → old-side (start, count) of each hunk of its `patch` (reviewcoord/judgement/
+    # evidence.py); a file GitHub gave no patch for (binary, too large) is absent.
+    hunks: dict[str, tuple[tuple[int, int], ...]] = Field(default_factory=dict)
 
 
 class ReviewThread(Frozen):

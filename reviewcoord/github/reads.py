@@ -22,6 +22,7 @@ from reviewcoord.github.gateway import (
 )
 from reviewcoord.github.paging import PagedReader
 from reviewcoord.github.transport import PER_PAGE, Response, Transport
+from reviewcoord.judgement.evidence import any_hunks
 from reviewcoord.model import Endpoint, RawComment
 
 # GitHub lists at most 300 files in a comparison (REST "Compare two commits").
@@ -144,10 +145,20 @@ class Reads:
         if status not in ("ahead", "identical", "behind", "diverged"):
             self._http.malformed(endpoint, f"read {endpoint}", f"unknown status {status!r}")
         raw = data.get("files") or []
+        if not isinstance(raw, list):
+            self._http.malformed(endpoint, f"read {endpoint}", "'files' is not a list")
         files = [f.get("filename") for f in raw if isinstance(f, dict)]
         names = tuple(f for f in files if isinstance(f, str))
+        patches = [
+            (f["filename"], f.get("patch") if isinstance(f.get("patch"), str) else None)
+            for f in raw
+            if isinstance(f, dict) and isinstance(f.get("filename"), str)
+        ]
         return CompareResult(
-            status=status, files=names, files_complete=len(raw) < COMPARE_FILES_LIMIT
+            status=status,
+            files=names,
+            files_complete=len(raw) < COMPARE_FILES_LIMIT,
+            hunks=any_hunks(patches),
         )
 
     # ------------------------------------------------------------------ identity and checks

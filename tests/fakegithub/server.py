@@ -1475,6 +1475,20 @@ class FakeGitHub:
                 st.roots[pr] = sha
             self.set_head(pr, sha)
 
+    def set_patch(self, sha: str, path: str, patch: str) -> None:
+        """The unified-diff `patch` of `path` in commit `sha`, as compare lists it (a compare
+        over several commits lists the newest commit's patch of the file)."""
+        with self._lock:
+            self._cycles().patches[(sha, path)] = patch
+
+    def outdate_review_comment(self, comment_id: int) -> None:
+        """GitHub marks an inline comment outdated: its lines changed, `line` is null."""
+        with self._lock:
+            comment = self._find(self._review_comments, comment_id)
+            assert comment is not None
+            comment["line"] = None
+            comment["start_line"] = None
+
     def forget_commit(self, sha: str) -> None:
         """The commit is gone (garbage-collected after a force-push): compare → 404."""
         with self._lock:
@@ -1540,10 +1554,13 @@ class FakeGitHub:
             else:
                 status, between = "diverged", chain
             files: list[str] = []
+            patch: dict[str, str] = {}
             for sha in reversed(between):
                 for name in st.files.get(sha, []):
                     if name not in files:
                         files.append(name)
+                    if (sha, name) in st.patches:
+                        patch[name] = st.patches[(sha, name)]
             return Reply(
                 200,
                 {
@@ -1552,7 +1569,11 @@ class FakeGitHub:
                     "behind_by": 0 if status != "diverged" else 1,
                     "total_commits": len(between),
                     "commits": [],
-                    "files": [{"filename": f, "status": "modified"} for f in files],
+                    "files": [
+                        {"filename": f, "status": "modified"}
+                        | ({"patch": patch[f]} if f in patch else {})
+                        for f in files
+                    ],
                 },
             )
         if rest[0] == "collaborators" and n == 3 and rest[2] == "permission" and m == "GET":
@@ -1600,6 +1621,7 @@ class _CyclesState:
     gone: set[str] = field(default_factory=set)
     permissions: dict[str, str] = field(default_factory=dict)
     threads: dict[int, tuple[bool, bool]] = field(default_factory=dict)
+    patches: dict[tuple[str, str], str] = field(default_factory=dict)  # (sha, path) → patch
 
 
 @dataclass
