@@ -38,6 +38,8 @@ SETTING_INPUTS = (
     "fast-timeout",
     "full-timeout",
     "poll-interval",
+    "finishing-grace",
+    "confirm-delay",
     "expected-bots",
     "require-bots",
     "merge-patience",

@@ -112,6 +112,10 @@ class Settings(BaseModel):
     fast_timeout: int = Field(180, alias="fast-timeout", ge=0, le=6 * 3600)
     full_timeout: int = Field(480, alias="full-timeout", ge=0, le=6 * 3600)
     poll_interval: int = Field(15, alias="poll-interval", ge=1, le=600)
+    # A tracker that says Completed: its review may land seconds later (interface §3).
+    finishing_grace: int = Field(60, alias="finishing-grace", ge=0, le=3600)
+    # The two reads before a `go` (interface §3): publish only if they agree.
+    confirm_delay: int = Field(5, alias="confirm-delay", ge=0, le=600)
     expected_bots: list[str] = Field(default_factory=lambda: ["auto"], alias="expected-bots")
     # Bots that must have *reviewed* the head before the gate may be `go` (interface §3).
     require_bots: list[BotKey] = Field(default_factory=list, alias="require-bots")

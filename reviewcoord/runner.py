@@ -39,6 +39,9 @@ __all__ = ["ACTIONS_BOT", "FORK_HELP", "Outcome", "RunRequest", "evaluate", "res
 UNREVIEWED = ("failed", "skipped")
 # How often publishing starts over when the head moves under it (then it publishes as read).
 MAX_PUBLISH_RESTARTS = 2
+# How often a `go` is judged again when the confirming read differs (then it is published as
+# the last judgement says: each of those judgements read everything).
+MAX_CONFIRMS = 3
 
 
 @dataclass(frozen=True)
@@ -412,7 +415,7 @@ def _publish_until_stable(
     head's status must never be written after a newer head's run may have written its own."""
     for attempt in range(MAX_PUBLISH_RESTARTS + 1):
         try:
-            outcome, moved_to = _publish(run, settled, started)
+            outcome, moved_to = _publish(run, settled, started, clock)
         except GatewayError as exc:
             run.log.error(f"publishing failed: {exc}")
             return run.fail(f"could not publish: {exc}", settled.reading.pull)
@@ -438,19 +441,48 @@ def _publish_until_stable(
     return outcome
 
 
-def _publish(run: _Evaluation, settled: Settled, started: str) -> tuple[Outcome, str | None]:
+def _confirmed(
+    run: _Evaluation, clock: Clock, settled: Settled
+) -> tuple[Settled, Judgement] | str:
+    """The judgement to publish. A `go` must survive a second read `confirm-delay` seconds
+    later (conditional requests: unchanged lists cost 304s, no rate limit): a new or edited
+    comment in between is judged again (at most MAX_CONFIRMS times); a moved head is returned
+    for the caller to start over on."""
+    assert run.cycles is not None
+    reading = run.with_alerts(settled.reading)
+    judgement = run.judge(reading, settled.mode)
+    for _ in range(MAX_CONFIRMS):
+        if judgement.verdict.gate != "go":
+            break
+        clock.sleep(run.settings.confirm_delay)
+        again = run.read()
+        if again.pull.head_sha != reading.pull.head_sha:
+            return again.pull.head_sha
+        if run.cycles.fingerprint(again.comments) == run.cycles.fingerprint(reading.comments):
+            break
+        run.log.notice("a comment changed between the two reads before go: judging again")
+        settled = replace(settled, reading=again)
+        reading = run.with_alerts(again)
+        judgement = run.judge(reading, settled.mode)
+    return replace(settled, reading=reading), judgement
+
+
+def _publish(
+    run: _Evaluation, settled: Settled, started: str, clock: Clock
+) -> tuple[Outcome, str | None]:
     """Sticky, then status, then check run for the settled reading's head. Returns the outcome
     and, if the PR's head moved before the status was written, the new head (nothing more was
     written for the old one)."""
     assert run.cycles is not None
-    reading = settled.reading
-    head = reading.pull.head_sha
+    head = settled.reading.pull.head_sha
     if head != started:
         # The old head's check run must not stay in_progress forever.
         run.surfaces.close(started, head)
         run.surfaces.open(head, run.expected)
-    reading = run.with_alerts(reading)
-    judgement = run.judge(reading, settled.mode)
+    confirmed = _confirmed(run, clock, settled)
+    if isinstance(confirmed, str):
+        return Outcome("error", "the head moved", head_sha=head, settings=run.settings), confirmed
+    settled, judgement = confirmed
     verdict = judgement.verdict
     notes = list(settled.log)
     if settled.timed_out and verdict.pending:
