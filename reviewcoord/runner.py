@@ -441,9 +441,7 @@ def _publish_until_stable(
     return outcome
 
 
-def _confirmed(
-    run: _Evaluation, clock: Clock, settled: Settled
-) -> tuple[Settled, Judgement] | str:
+def _confirmed(run: _Evaluation, clock: Clock, settled: Settled) -> tuple[Settled, Judgement] | str:
     """The judgement to publish. A `go` must survive a second read `confirm-delay` seconds
     later (conditional requests: unchanged lists cost 304s, no rate limit): a new or edited
     comment in between is judged again (at most MAX_CONFIRMS times); a moved head is returned

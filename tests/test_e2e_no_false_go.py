@@ -14,7 +14,17 @@ from typing import Any
 
 import pytest
 
-from tests.e2e_support import CLAUDE, CURSOR, HEAD, NEW_HEAD, Run, body, cursor_clean, run_action
+from tests.e2e_support import (
+    CLAUDE,
+    CODEX,
+    CURSOR,
+    HEAD,
+    NEW_HEAD,
+    Run,
+    body,
+    cursor_clean,
+    run_action,
+)
 from tests.fakegithub import FakeGitHub
 from tests.verdict_contract import check_verdict
 
@@ -244,3 +254,44 @@ def test_an_outdated_comment_is_likely_fixed(fake: FakeGitHub, tmp_path: Path) -
     run = run_action(fake, tmp_path / "2", inputs=CURSOR_ONLY)
     assert run.outputs["gate"] == "go", run.log
     assert "GitHub marks its bot's comment outdated on this head" in sticky(fake)
+
+
+# --- done means delivered: two reads agree before a go -----------------------------------
+
+
+def issue_lists(gh: FakeGitHub) -> int:
+    return sum(1 for r in gh.request_log() if r.method == "GET" and "/issues/2/comments" in r.path)
+
+
+def test_a_finding_landing_between_the_two_reads_is_judged(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    claude_clean(fake)
+    landed: list[int] = []
+
+    def late_codex(gh: FakeGitHub, request: object) -> None:
+        if issue_lists(gh) == 1 and not landed:  # the first read is complete
+            landed.append(1)
+            gh.add_review_comment(
+                2, login=CODEX, body=body("Z25"), path="src/typed_dict.rs", line=178, commit_id=HEAD
+            )
+
+    fake.on_request(late_codex)
+    run = run_action(fake, tmp_path, inputs={"expected-bots": "claude"})
+    assert landed and run.outputs["gate"] == "block", run.log
+    assert "judging again" in run.log
+    assert newest_check(fake, "review-coordinator")["conclusion"] == "failure"
+
+
+def test_control_two_agreeing_reads_publish_go_with_one_extra_read(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    claude_clean(fake)
+    run = run_action(fake, tmp_path, inputs={"expected-bots": "claude"})
+    assert run.outputs["gate"] == "go" and "judging again" not in run.log, run.log
+    confirming = [
+        r
+        for r in fake.request_log()
+        if r.method == "GET" and r.path.startswith("/repos/octo/app/pulls/2/reviews")
+    ]
+    assert len(confirming) == 2  # the judged read and the confirming one (a free 304)
