@@ -19,7 +19,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from reviewcoord.actions_io import Log
-from reviewcoord.bots.code_scanning import AlertRead, merge_ref, unreadable
+from reviewcoord.bots.code_scanning import AlertRead, merge_ref, not_analysed, unreadable
 from reviewcoord.config import CODE_SCANNING, Settings, declared_scope
 from reviewcoord.cycles import ACTIONS_BOT, Cycles, recorded_time
 from reviewcoord.errors import ConfigError, GatewayError
@@ -138,7 +138,7 @@ class _Evaluation:
             return reading
         head = reading.pull.head_sha
         if head not in self.alert_reads:
-            self.alert_reads[head] = self.read_alerts()
+            self.alert_reads[head] = self.read_alerts(reading.pull)
         judged = with_alerts(reading.ingested, self.alert_reads[head], self.table)
         return replace(reading, ingested=judged)
 
@@ -152,17 +152,24 @@ class _Evaluation:
         def digest() -> str:
             if not self.code_scanning_in_play(first):
                 return ""
-            self.alert_reads[first.pull.head_sha] = self.read_alerts()
+            self.alert_reads[first.pull.head_sha] = self.read_alerts(first.pull)
             return self.alert_reads[first.pull.head_sha].digest()
 
         return digest
 
-    def read_alerts(self) -> AlertRead:
+    def read_alerts(self, pull: PullInfo) -> AlertRead:
+        """The alerts, once an analysis of the PR's current merge commit exists (else pending:
+        an empty list before the analysis ran is not "nothing found")."""
         ref = merge_ref(self.req.pr)
         try:
-            alerts = self.gateway.list_code_scanning_alerts(self.req.pr)
+            pending = not_analysed(
+                self.gateway.list_code_scanning_analyses(self.req.pr), pull.merge_commit_sha
+            )
+            alerts = [] if pending else self.gateway.list_code_scanning_alerts(self.req.pr)
         except GatewayError as exc:
-            problem = unreadable(exc)
+            pending = unreadable(exc)
+        if pending:
+            problem = pending
             # Required, it blocks the gate (the reason says so); otherwise it is only a note.
             (self.log.warning if self.settings.code_scanning else self.log.notice)(problem)
             return AlertRead(ref, problem=problem)

@@ -295,3 +295,39 @@ def test_control_two_agreeing_reads_publish_go_with_one_extra_read(
         if r.method == "GET" and r.path.startswith("/repos/octo/app/pulls/2/reviews")
     ]
     assert len(confirming) == 2  # the judged read and the confirming one (a free 304)
+
+
+# --- done means delivered: code scanning counts only for the current merge commit ----------
+
+
+def code_scanning_on(fake: FakeGitHub) -> None:
+    fake.set_file(".github/review-coordinator.yml", "main", "code-scanning: true\n")
+    claude_clean(fake)
+
+
+def test_an_empty_alert_list_without_an_analysis_of_the_merge_commit_is_not_go(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    code_scanning_on(fake)
+    fake.add_code_scanning_analysis(2)  # analysed HEAD's merge commit
+    fake.push(2, NEW_HEAD, ["src/app.py"])  # a new merge commit, not analysed yet
+    claude_clean(fake)
+    run = run_action(fake, tmp_path, inputs={"expected-bots": "claude"})
+    v = verdict_of(run)
+    assert run.outputs["gate"] == "block", run.log
+    assert v["bots"]["code-scanning"]["state"] == "failed"
+    assert "no analysis of the PR's merge commit" in run.outputs["gate-reason"]
+    assert "code-scanning" in v["unreviewed"]
+
+
+def test_control_an_analysis_of_the_current_merge_commit_counts(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    code_scanning_on(fake)
+    fake.push(2, NEW_HEAD, ["src/app.py"])
+    fake.add_code_scanning_analysis(2)  # analysed NEW_HEAD's merge commit
+    claude_clean(fake)
+    run = run_action(fake, tmp_path, inputs={"expected-bots": "claude"})
+    v = verdict_of(run)
+    assert run.outputs["gate"] == "go", run.log
+    assert v["bots"]["code-scanning"]["state"] == "reviewed"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from reviewcoord.bots.code_scanning import not_analysed
 from reviewcoord.ingest import ANY_TIME, ingest, is_on_head
 from reviewcoord.judgement.evidence import MAX_HUNKS, changes_lines, parse_hunks
 from reviewcoord.model import ParsedComment, RawComment, Verdict
@@ -119,3 +120,13 @@ def test_only_a_change_inside_the_range_is_evidence() -> None:
     assert not changes_lines(hunks, 13, 20)  # touched above, not in it
     assert changes_lines(hunks, 59, 61)  # an insertion after 60, inside 59-61
     assert not changes_lines(hunks, 60, 60)  # an insertion after the range's last line
+
+
+def test_code_scanning_needs_an_analysis_of_the_current_merge_commit() -> None:
+    merge = "m" * 40
+    assert not_analysed([{"commit_sha": merge, "ref": "refs/pull/1/merge"}], merge) is None
+    old = not_analysed([{"commit_sha": "o" * 40}], merge)
+    assert old is not None and "no analysis of the PR's merge commit mmmmmmm" in old
+    assert not_analysed([], merge) is not None
+    assert not_analysed(["not an object", {"commit_sha": None}], merge) is not None
+    assert not_analysed([{"commit_sha": merge}], None) is not None  # no merge commit yet

@@ -74,6 +74,9 @@ class DryRunGateway:
     def list_commit_statuses(self, sha: str) -> list[CommitStatusRef]:
         return self.inner.list_commit_statuses(sha)
 
+    def list_code_scanning_analyses(self, number: int) -> list[dict[str, Any]]:
+        return self.inner.list_code_scanning_analyses(number)
+
     def list_code_scanning_alerts(self, number: int) -> list[dict[str, Any]]:
         return self.inner.list_code_scanning_alerts(number)
 

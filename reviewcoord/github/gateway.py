@@ -168,6 +168,12 @@ class Gateway(Protocol):
         GatewayError like any failed read."""
         ...
 
+    def list_code_scanning_analyses(self, number: int) -> list[dict[str, Any]]:
+        """The code-scanning analyses of the PR's merge ref, in GitHub's JSON (untrusted):
+        `GET code-scanning/analyses?ref=refs/pull/<n>/merge`, every page. The alerts count
+        only when one of them is for the PR's current `merge_commit_sha`."""
+        ...
+
     # --- reads for review cycles (reviewcoord/reconcile.py); once per run, only when needed --
     def list_pull_files(self, number: int) -> list[str]:
         """Paths the PR changes (`GET pulls/{n}/files`, every page)."""

@@ -134,6 +134,9 @@ class PyGithubGateway:
     def list_commit_statuses(self, sha: str) -> list[CommitStatusRef]:
         return self._reads.list_commit_statuses(sha)
 
+    def list_code_scanning_analyses(self, number: int) -> list[dict[str, Any]]:
+        return self._reads.list_code_scanning_analyses(number)
+
     def list_code_scanning_alerts(self, number: int) -> list[dict[str, Any]]:
         return self._reads.list_code_scanning_alerts(number)
 

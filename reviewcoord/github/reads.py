@@ -99,6 +99,14 @@ class Reads:
             self._http.malformed(endpoint, f"read {endpoint}", "an alert is not a JSON object")
         return items
 
+    def list_code_scanning_analyses(self, number: int) -> list[dict[str, Any]]:
+        endpoint = "code-scanning/analyses"
+        params = {"ref": f"refs/pull/{number}/merge"}
+        items = self._pages.get_list(self._url(endpoint), endpoint, params)
+        if not all(isinstance(item, dict) for item in items):
+            self._http.malformed(endpoint, f"read {endpoint}", "an analysis is not a JSON object")
+        return items
+
     # ------------------------------------------------------------------ commits and files
     def get_head_arrival(self, sha: str, branch: str) -> datetime | None:
         endpoint = f"commits/{sha}/check-suites"

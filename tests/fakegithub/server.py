@@ -37,7 +37,12 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
 from tests.fakegithub.code_scanning import DOC as CS_DOC
-from tests.fakegithub.code_scanning import MSG_NO_ANALYSIS, CodeScanningState, alert_json
+from tests.fakegithub.code_scanning import (
+    MSG_NO_ANALYSIS,
+    CodeScanningState,
+    alert_json,
+    analysis_json,
+)
 from tests.fakegithub.code_scanning import merge_ref as cs_merge_ref
 
 APP_TOKEN = "app-token"
@@ -416,7 +421,7 @@ class FakeGitHub:
                 "updated_at": created,
                 "closed_at": None,
                 "merged_at": None,
-                "merge_commit_sha": None,
+                "merge_commit_sha": _merge_sha(head_sha),
                 "draft": False,
                 "head": {
                     "label": f"{head_owner}:{head_ref}",
@@ -450,6 +455,7 @@ class FakeGitHub:
         with self._lock:
             pull = self._pulls[number]
             pull["head"]["sha"] = head_sha
+            pull["merge_commit_sha"] = _merge_sha(head_sha)
             pull["updated_at"] = self._now()
             self._commit_times.setdefault(head_sha, pull["updated_at"])
             self._arrivals.setdefault(head_sha, pull["updated_at"])
@@ -653,6 +659,7 @@ class FakeGitHub:
             )
             cs.alerts.append(alert)
             cs.analysed.add(ref)
+            self._analyse(pr)
             return json.loads(json.dumps(alert))
 
     def set_code_scanning_alert_state(self, number: int, state: str) -> None:
@@ -666,6 +673,22 @@ class FakeGitHub:
         """An analysis of the PR's merge ref that found nothing (alerts list `[]`, not 404)."""
         with self._lock:
             self._code_scanning.analysed.add(cs_merge_ref(pr))
+            self._analyse(pr)
+
+    def _analyse(self, pr: int) -> None:
+        """An analysis of the PR's current merge commit, as `GET code-scanning/analyses` lists
+        it (the fields of GitHub's "List code scanning analyses for a repository")."""
+        cs = self._code_scanning
+        sha = self._pulls[pr]["merge_commit_sha"] if pr in self._pulls else None
+        if sha is None or any(a["commit_sha"] == sha for a in cs.analyses):
+            return
+        aid = 9_000 + len(cs.analyses)
+        cs.analyses.insert(0, analysis_json(self.repo, aid, cs_merge_ref(pr), sha, self._now()))
+
+    def forget_code_scanning_analyses(self) -> None:
+        """No analysis of any merge commit yet (the analysis workflow has not finished)."""
+        with self._lock:
+            self._code_scanning.analyses.clear()
 
     def fail_code_scanning(self, kind: str, *, page: int | None = None, times: int = 100) -> None:
         """Make `GET code-scanning/alerts` fail as GitHub does, for the next `times` requests
@@ -678,7 +701,9 @@ class FakeGitHub:
             "unavailable": (503, None),
         }
         status, body = bodies[kind]
-        where = r"/code-scanning/alerts\?" + (rf"(?:.*&)?page={page}(?:&|$)" if page else "")
+        where = r"/code-scanning/(?:alerts|analyses)\?" + (
+            rf"(?:.*&)?page={page}(?:&|$)" if page else ""
+        )
         retries = {"Retry-After": "0"} if status >= 500 else {}
         self.inject("GET", where, status=status, body=body, headers=retries, times=times)
 
@@ -1026,6 +1051,12 @@ class FakeGitHub:
                     return self._update_check_run(ctx, run)
         if head == "contents" and n >= 2 and m == "GET":
             return self._contents(ctx, "/".join(rest[1:]))
+        if rest == ["code-scanning", "analyses"] and m == "GET":
+            ref = dict(ctx.query).get("ref")
+            if not self._code_scanning.analyses:  # GitHub: 404 until any analysis exists
+                raise HttpError(404, MSG_NO_ANALYSIS, doc=CS_DOC)
+            items = [a for a in self._code_scanning.analyses if ref is None or a["ref"] == ref]
+            return self._paginate(ctx, items)
         if rest == ["code-scanning", "alerts"] and m == "GET":
             listed = self._code_scanning.listed(dict(ctx.query))
             if listed is None:
@@ -1655,6 +1686,11 @@ _DETAIL_ONLY = frozenset(
 
 class _RawText(str):
     """A non-JSON error body (e.g. an HTML 502 page)."""
+
+
+def _merge_sha(head_sha: str) -> str:
+    """The test merge commit GitHub makes for a PR head (`merge_commit_sha`)."""
+    return hashlib.sha1(f"merge:{head_sha}".encode()).hexdigest()
 
 
 def _public(item: dict[str, Any]) -> dict[str, Any]:
