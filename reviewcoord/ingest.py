@@ -62,6 +62,9 @@ class Ingested:
     parse_notes: list[ParseNote]
     # How many comments each bot wrote (any commit): `expected-bots: auto` and logs use it.
     seen: dict[BotKey, int] = field(default_factory=dict)
+    # Bots whose newest signal on the head is a tracker's "done" with no review yet: shown
+    # `working` (FINISHING) until the review lands or the run's `finishing-grace` has passed.
+    finishing: frozenset[BotKey] = frozenset()
 
     def state(self, bot: BotKey) -> BotState:
         status = self.bots.get(bot)
@@ -168,6 +171,9 @@ _CAUTION = {"reviewed": 0, "skipped": 1, "failed": 2, "working": 3}
 _UNDATED = ANY_TIME
 
 
+FINISHING = "finishing: its tracker says completed; its review has not landed yet"
+
+
 @dataclass(frozen=True)
 class _Signal:
     state: BotState
@@ -175,6 +181,7 @@ class _Signal:
     comment_id: int
     detail: str
     url: str
+    finishing: bool = False
 
     def order(self) -> tuple[datetime, int, int]:
         return (self.when, _CAUTION[self.state], self.comment_id)
@@ -185,22 +192,25 @@ def bot_state(signals: Sequence[_Signal]) -> BotStatus:
     signal wins, except that a failure or skip notice never undoes a finished review of the same
     head (a re-request that failed leaves the earlier review standing), and failed/skipped stay
     final until the bot shows working or reviewed again."""
+    return _newest(signals)[0]
+
+
+def _newest(signals: Sequence[_Signal]) -> tuple[BotStatus, bool]:
+    """`bot_state`, and whether the winning signal is a tracker's "done" (finishing). A tracker
+    turning Completed after the review landed does not undo that review either."""
     current: _Signal | None = None
     for signal in sorted(signals, key=_Signal.order):
         if (
             current is not None
             and current.state == "reviewed"
-            and signal.state
-            in (
-                "failed",
-                "skipped",
-            )
+            and (signal.state in ("failed", "skipped") or signal.finishing)
         ):
             continue
         current = signal
     if current is None:
-        return BotStatus(state="not_seen")
-    return BotStatus(state=current.state, detail=current.detail, url=current.url)
+        return BotStatus(state="not_seen"), False
+    status = BotStatus(state=current.state, detail=current.detail, url=current.url)
+    return status, current.finishing
 
 
 def ingest(
@@ -239,11 +249,21 @@ def ingest(
         if state is None or not is_on_head(comment, parsed, head_sha, head_time):
             continue
         when = comment.updated_at or comment.created_at or _UNDATED
+        done = parsed.tracker_done and state == "reviewed"
         signals.setdefault(bot, []).append(
-            _Signal(state, when, comment.id, parsed.detail, comment.html_url)
+            _Signal(
+                "working" if done else state,
+                when,
+                comment.id,
+                FINISHING if done else parsed.detail,
+                comment.html_url,
+                finishing=done,
+            )
         )
     findings = _withdraw(findings, withdrawals, notes)
-    states = {bot: bot_state(signals.get(bot, [])) for bot in bot_keys()}
+    newest = {bot: _newest(signals.get(bot, [])) for bot in bot_keys()}
+    states = {bot: status for bot, (status, _f) in newest.items()}
+    finishing = frozenset(bot for bot, (_s, done) in newest.items() if done)
     if pr_by_bot:
         for bot in bot_keys():
             reason = bot_pr_skip(bot)
@@ -255,6 +275,22 @@ def ingest(
         unknown_bots=sorted(unknown),
         parse_notes=sorted(notes, key=lambda n: (n.bot, n.url, n.note)),
         seen=seen,
+        finishing=finishing,
+    )
+
+
+def finished_by_grace(ingested: Ingested, bots: Iterable[BotKey], grace: int) -> Ingested:
+    """`bots` (finishing for at least `finishing-grace` seconds, by the run's clock) count as
+    reviewed: their tracker said completed and no separate review came within the grace."""
+    done = [b for b in bots if b in ingested.finishing]
+    if not done:
+        return ingested
+    detail = f"its tracker says completed; no separate review landed within {grace} s"
+    updated = {
+        b: ingested.bots[b].model_copy(update={"state": "reviewed", "detail": detail}) for b in done
+    }
+    return replace(
+        ingested, bots={**ingested.bots, **updated}, finishing=ingested.finishing - set(done)
     )
 
 

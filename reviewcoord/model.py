@@ -102,6 +102,10 @@ class ParsedComment(Frozen):
     # False for a comment we could not classify: its fallback finding is kept, but it never
     # makes the bot `reviewed` (an unknown wording may be a failure notice).
     review_signal: bool = True
+    # A tracker's done signal (Codex's status table "Completed", a declared reviewer's done
+    # phrase) with no review of its own: the bot is *finishing*, its review may land seconds
+    # later (ingest: `working` until it does, or until `finishing-grace` has passed).
+    tracker_done: bool = False
     # The id of an earlier comment of the same bot whose findings this one withdraws (Greptile
     # "I'm withdrawing this finding" in its own thread): ingest drops them, with a parse note.
     withdraws: int | None = None

@@ -25,7 +25,7 @@ from reviewcoord.cycles import ACTIONS_BOT, Cycles, recorded_time
 from reviewcoord.errors import ConfigError, GatewayError
 from reviewcoord.github.dry_run import DryRunGateway
 from reviewcoord.github.gateway import Gateway, PullInfo
-from reviewcoord.ingest import ingest, with_alerts
+from reviewcoord.ingest import Ingested, finished_by_grace, ingest, with_alerts
 from reviewcoord.judgement import Judgement, JudgeSettings, Subject, judge, would_go
 from reviewcoord.model import BotKey, RawComment, SettleMode, Verdict
 from reviewcoord.normalize import merged_table
@@ -100,6 +100,10 @@ class _Evaluation:
         self.cycles: Cycles | None = None
         self.expected: list[BotKey] = []
         self.alert_reads: dict[str, AlertRead] = {}  # head → its code-scanning read
+        # The run's clock (set by `evaluate`), and when each (head, bot) was first read as
+        # finishing: its tracker says completed, its review may still land (`finishing-grace`).
+        self.clock: Clock | None = None
+        self.finishing_since: dict[tuple[str, BotKey], float] = {}
 
     # --- reads -----------------------------------------------------------------------------
 
@@ -127,7 +131,17 @@ class _Evaluation:
             pr_by_bot=pull.author_type.casefold() == "bot",
             table=self.table,
         )
-        return Reading(pull=pull, comments=comments, ingested=ingested)
+        return Reading(pull=pull, comments=comments, ingested=self.grace(pull.head_sha, ingested))
+
+    def grace(self, head: str, ingested: Ingested) -> Ingested:
+        """Finishing bots count as reviewed once `finishing-grace` seconds have passed (the
+        run's clock) since this run first read them finishing on this head."""
+        if self.clock is None or not ingested.finishing:
+            return ingested
+        now, grace = self.clock.now(), self.settings.finishing_grace
+        since = self.finishing_since
+        expired = [b for b in ingested.finishing if now - since.setdefault((head, b), now) >= grace]
+        return finished_by_grace(ingested, expired, grace)
 
     def with_alerts(self, reading: Reading) -> Reading:
         """The reading with the PR's code-scanning alerts judged, when `code-scanning` is on or
@@ -397,6 +411,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             pull, settings = prepared
             scope.enter_context(declared_scope(settings))
             run = _Evaluation(req, gateway, settings, log)
+            run.clock = clock
             try:
                 first = run.begin(pull)
                 assert run.cycles is not None

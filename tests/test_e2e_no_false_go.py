@@ -331,3 +331,32 @@ def test_control_an_analysis_of_the_current_merge_commit_counts(
     v = verdict_of(run)
     assert run.outputs["gate"] == "go", run.log
     assert v["bots"]["code-scanning"]["state"] == "reviewed"
+
+
+# --- done means delivered: a tracker's "Completed" waits for the review -------------------
+
+
+def reviews_read(gh: FakeGitHub) -> int:
+    return sum(1 for r in gh.request_log() if r.method == "GET" and "/pulls/2/reviews" in r.path)
+
+
+def test_a_completed_tracker_waits_for_the_findings_that_follow(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    """Codex's table turns Completed seconds before its findings review lands: not a go."""
+    tracker = body("N3_codex_status_asic381_propened").replace("`8777ef4`", f"`{HEAD[:7]}`")
+    fake.add_issue_comment(2, login=CODEX, body=tracker)
+    landed: list[int] = []
+
+    def findings_land(gh: FakeGitHub, request: object) -> None:
+        if reviews_read(gh) == 3 and not landed:  # two polls saw only the Completed table
+            landed.append(1)
+            gh.add_review_comment(
+                2, login=CODEX, body=body("Z25"), path="src/typed_dict.rs", line=178, commit_id=HEAD
+            )
+
+    fake.on_request(findings_land)
+    inputs = {"expected-bots": "codex", "settle": "full", "full-timeout": "60"}
+    run = run_action(fake, tmp_path, inputs=inputs)
+    assert landed and run.outputs["gate"] == "block", run.log
+    assert verdict_of(run)["bots"]["codex"]["state"] == "reviewed"

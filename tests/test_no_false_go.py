@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from reviewcoord.bots.code_scanning import not_analysed
-from reviewcoord.ingest import ANY_TIME, ingest, is_on_head
+from reviewcoord.ingest import ANY_TIME, FINISHING, finished_by_grace, ingest, is_on_head
 from reviewcoord.judgement.evidence import MAX_HUNKS, changes_lines, parse_hunks
 from reviewcoord.model import ParsedComment, RawComment, Verdict
 from reviewcoord.pipeline import judge
@@ -130,3 +130,50 @@ def test_code_scanning_needs_an_analysis_of_the_current_merge_commit() -> None:
     assert not_analysed([], merge) is not None
     assert not_analysed(["not an object", {"commit_sha": None}], merge) is not None
     assert not_analysed([{"commit_sha": merge}], None) is not None  # no merge commit yet
+
+
+# --- done means delivered: a tracker's "Completed" is finishing, not reviewed -----------------
+
+CODEX_LOGIN = "chatgpt-codex-connector[bot]"
+
+
+def codex(body_text: str, cid: int, at: datetime, endpoint: str = "issue_comment") -> RawComment:
+    return RawComment(
+        endpoint=endpoint,  # type: ignore[arg-type]
+        id=cid,
+        author_login=CODEX_LOGIN,
+        author_type="Bot",
+        body=body_text,
+        created_at=at,
+        updated_at=at,
+        commit_id=HEAD if endpoint == "review" else None,
+    )
+
+
+def completed_tracker(at: datetime) -> RawComment:
+    text = body("N3_codex_status_asic381_propened").replace("`8777ef4`", f"`{HEAD[:7]}`")
+    return codex(text, 1, at)
+
+
+def test_a_completed_tracker_without_its_review_is_finishing() -> None:
+    got = ingest([completed_tracker(ARRIVED)], head_sha=HEAD, head_time=ARRIVED)
+    assert got.state("codex") == "working" and got.finishing == {"codex"}
+    assert got.bots["codex"].detail == FINISHING
+    # After the grace (the run's clock), it counts as reviewed, and says why.
+    later = finished_by_grace(got, ["codex"], 60)
+    assert later.state("codex") == "reviewed" and not later.finishing
+    assert "no separate review landed within 60 s" in later.bots["codex"].detail
+
+
+def test_control_the_review_landing_after_the_tracker_counts_at_once() -> None:
+    review = codex(
+        "Codex Review: Didn't find any major issues.", 2, ARRIVED + timedelta(seconds=9), "review"
+    )
+    got = ingest([completed_tracker(ARRIVED), review], head_sha=HEAD, head_time=ARRIVED)
+    assert got.state("codex") == "reviewed" and not got.finishing
+    # A tracker turning Completed after the review landed does not undo it either.
+    early = review.model_copy(update={"created_at": ARRIVED, "updated_at": ARRIVED})
+    got = ingest(
+        [completed_tracker(ARRIVED + timedelta(seconds=5)), early], head_sha=HEAD, head_time=ARRIVED
+    )
+    assert got.state("codex") == "reviewed"
