@@ -39,6 +39,8 @@ SETTING_INPUTS = (
     "fast-timeout",
     "full-timeout",
     "poll-interval",
+    "finishing-grace",
+    "confirm-delay",
     "expected-bots",
     "require-bots",
     "merge-patience",
@@ -184,6 +186,7 @@ def run_action(env: Mapping[str, str]) -> int:
         config_path=action_input(env, "config") or ".github/review-coordinator.yml",
         # Judging by hand means "judge again": never answered by the noop.
         rejudge=env.get("GITHUB_EVENT_NAME", "") == "workflow_dispatch",
+        event_head=target.head_sha,
     )
     if target.merge_group is not None:  # a merge queue: report the PR's verdict, judge nothing
         from reviewcoord import merge_queue

@@ -112,6 +112,10 @@ class Settings(BaseModel):
     fast_timeout: int = Field(180, alias="fast-timeout", ge=0, le=6 * 3600)
     full_timeout: int = Field(480, alias="full-timeout", ge=0, le=6 * 3600)
     poll_interval: int = Field(15, alias="poll-interval", ge=1, le=600)
+    # A tracker that says Completed: its review may land seconds later (interface §3).
+    finishing_grace: int = Field(60, alias="finishing-grace", ge=0, le=3600)
+    # The two reads before a `go` (interface §3): publish only if they agree.
+    confirm_delay: int = Field(5, alias="confirm-delay", ge=0, le=600)
     expected_bots: list[str] = Field(default_factory=lambda: ["auto"], alias="expected-bots")
     # Bots that must have *reviewed* the head before the gate may be `go` (interface §3).
     require_bots: list[BotKey] = Field(default_factory=list, alias="require-bots")
@@ -285,8 +289,12 @@ def _yaml_problem(exc: yaml.YAMLError) -> str:
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
-def parse_config_file(text: str, source: str = DEFAULT_CONFIG_PATH) -> dict[str, Any]:
-    """The YAML file → a mapping of settings keys. Rejects run-only keys and YAML bombs."""
+def parse_config_file(
+    text: str, source: str = DEFAULT_CONFIG_PATH, raw: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The YAML file → a mapping of settings keys. Rejects run-only keys and YAML bombs.
+    `raw` receives the mapping before it is validated (a failure report takes the check's
+    name from it)."""
     if len(text.encode("utf-8", "replace")) > MAX_CONFIG_BYTES:
         raise ConfigError(f"{source}: file is larger than {MAX_CONFIG_BYTES} bytes")
     try:
@@ -321,6 +329,8 @@ def parse_config_file(text: str, source: str = DEFAULT_CONFIG_PATH) -> dict[str,
                 f"{source}: key '{key}': set per run (workflow input or CLI flag), "
                 "not in the config file"
             )
+    if raw is not None:
+        raw.update({str(k): v for k, v in data.items()})
     # Validate the file on its own so its errors name the file.
     _validate(data, source, in_file=True)
     return {str(k): v for k, v in data.items()}

@@ -30,6 +30,7 @@ from reviewcoord.github.gateway import CheckRunRef, CommentEdits, Gateway
 from reviewcoord.history import History, bound, decode, encode
 from reviewcoord.ingest import is_ours
 from reviewcoord.judgement import CycleContext, CycleLookups, ForeignEdits, Mode, cycle_for
+from reviewcoord.judgement.evidence import Hunks
 from reviewcoord.model import BotKey, RawComment
 from reviewcoord.publish.sticky import ours
 from reviewcoord.settle import Reading
@@ -101,16 +102,16 @@ def recorded_time(
     comments: Sequence[RawComment],
     check_runs: Callable[[str], Sequence[CheckRunRef]],
 ) -> datetime | None:
-    """The head commit time our record keeps for `sha`, if `sha` is the head it reviewed (and
+    """When `sha` arrived on GitHub, as our record keeps it, if `sha` is the head it reviewed (and
     the sticky is `vouched` for on it: a time written in by hand could date old reviews new)."""
     issue = [c for c in comments if c.endpoint == "issue_comment"]
     record, _notice, sticky = find_record(issue, own_login or ACTIONS_BOT, repo=repo, pr=pr)
-    if record is None or record.last_head != sha or not record.head_time:
+    if record is None or record.last_head != sha or not record.head_arrival:
         return None
     if not vouched(sticky, check_runs(sha)):
         return None
     try:
-        return datetime.fromisoformat(record.head_time)
+        return datetime.fromisoformat(record.head_arrival)
     except ValueError:
         return None
 
@@ -257,6 +258,9 @@ class Cycles:
             self._pr_files = frozenset(self.gateway.list_pull_files(self.pr))
         return self._pr_files
 
+    def _or_pr_files(self, files: frozenset[str] | None) -> frozenset[str]:
+        return files if files is not None else self._files_of_pr()
+
     def _read_threads(self) -> Mapping[int, str]:
         if self._threads is None:
             try:
@@ -293,46 +297,41 @@ class Cycles:
         mode: Mode = "initial" if rec is None and self.notice is None else "full"
         previous: str | None = None
         force_push = False
-        touched: frozenset[str] | None = None
-        lazy_touched = False
+        # (files the latest push changed, its patch hunks per file): None where unknown.
+        Diff = tuple[frozenset[str] | None, Mapping[str, Hunks] | None]
+        computed: list[Diff] = []
         if rec is not None:
             same = rec.last_head == head_sha
             mode = "same_head" if same else "incremental"
             if same:
-                base = rec.heads[-2] if len(rec.heads) >= 2 else None
-                previous = base
-                lazy_touched = True
+                previous = rec.heads[-2] if len(rec.heads) >= 2 else None
             else:
                 previous = rec.last_head
                 assert previous is not None
                 result = self.gateway.compare_commits(previous, head_sha)
                 if result.status in ("ahead", "identical"):
-                    if result.files_complete:
-                        touched = frozenset(result.files)
-                    else:
-                        touched = self._files_of_pr()
+                    files = frozenset(result.files) if result.files_complete else None
+                    computed.append((self._or_pr_files(files), result.hunks))
                 else:
                     force_push = True
                     mode = "full"
-                    touched = self._files_of_pr()
+                    computed.append((self._files_of_pr(), None))
                     self.log.warning(
                         f"the last reviewed head {previous[:7]} is not reachable from "
                         f"{head_sha[:7]} (compare: {result.status}; force-push?): "
                         "reconciling in full mode"
                     )
-        computed: list[frozenset[str] | None] = [touched] if not lazy_touched else []
 
-        def touched_files() -> frozenset[str] | None:
+        def diff() -> Diff:
             if not computed:
                 base = previous
-                value: frozenset[str] | None
                 if base is None:
-                    value = self._files_of_pr()
+                    computed.append((self._files_of_pr(), None))
                 else:
                     result = self.gateway.compare_commits(base, head_sha)
-                    ok = result.status in ("ahead", "identical") and result.files_complete
-                    value = frozenset(result.files) if ok else self._files_of_pr()
-                computed.append(value)
+                    ok = result.status in ("ahead", "identical")
+                    files = frozenset(result.files) if ok and result.files_complete else None
+                    computed.append((self._or_pr_files(files), result.hunks if ok else None))
             return computed[0]
 
         ctx = CycleContext(
@@ -347,7 +346,10 @@ class Cycles:
             convergence_after=self.settings.convergence_after,
             fingerprint=fp,
             lookups=CycleLookups(
-                touched=touched_files, threads=self._read_threads, permission=self._permission
+                touched=lambda: diff()[0],
+                threads=self._read_threads,
+                permission=self._permission,
+                hunks=lambda: diff()[1],
             ),
             revision_time=self._revision_time(),
             permission_from_record=noop,

@@ -1,7 +1,9 @@
-"""Event → PR number (docs/interface.md §2). The payload is untrusted; its head SHA is never used
-(it may be stale, and `issue_comment` / `workflow_dispatch` have none): the pipeline reads
-`GET pulls/{n}` for that. `merge_group` is the exception: its `head_sha` is the merge group's own
-commit, the one the queue wants the check on (reviewcoord/merge_queue.py).
+"""Event → PR number (docs/interface.md §2). The payload is untrusted; its head SHA is never
+judged (it may be stale, and `issue_comment` / `workflow_dispatch` have none): the pipeline reads
+`GET pulls/{n}` for that. It is kept (`Target.head_sha`) only as the place to write a failure
+when that read itself fails: the required check must not keep an earlier `success`.
+`merge_group` is the exception: its `head_sha` is the merge group's own commit, the one the
+queue wants the check on (reviewcoord/merge_queue.py).
 """
 
 from __future__ import annotations
@@ -56,6 +58,15 @@ class Target:
     pr: int | None
     skip_reason: str = ""
     merge_group: MergeGroup | None = None
+    head_sha: str | None = None  # the payload's `pull_request.head.sha`, if a valid SHA
+
+
+def _payload_head(pull: Any) -> str | None:
+    head = pull.get("head") if isinstance(pull, dict) else None
+    sha = head.get("sha") if isinstance(head, dict) else None
+    if isinstance(sha, str) and sha.isascii() and _SHA.fullmatch(sha.lower()):
+        return sha.lower()
+    return None
 
 
 def _positive_int(value: Any) -> int | None:
@@ -159,7 +170,7 @@ def resolve(event_name: str, payload: dict[str, Any], pr_input: str) -> Target:
             number = _positive_int(payload.get("number"))
         if number is None:
             raise EventError(f"{event_name} payload has no pull_request.number")
-        return Target(number)
+        return Target(number, head_sha=_payload_head(pull))
     if event_name == "issue_comment":
         issue = payload.get("issue")
         if not isinstance(issue, dict):

@@ -86,6 +86,7 @@ class Entry(_Model):
     comment_id: int = Field(alias="cid")
     file: str | None = None
     line: int | None = None
+    line_end: int | None = Field(None, alias="le")  # the range's last line (evidence of a fix)
     title: str = Field(max_length=TITLE_CHARS * 2)
     url: str = ""
     first: int  # cycle first seen
@@ -173,9 +174,12 @@ class History(_Model):
     # and why, so that a noop (which reads no edit history) ignores them too.
     ignored: dict[str, str] = Field(default_factory=dict, alias="ic")
     # Optional (records written before they existed still decode): facts about the last head
-    # that a later run on the same head need not read again: the head commit's time
-    # (immutable for a SHA), and the expected bots resolved for it (`expected-bots: auto`).
+    # that a later run on the same head need not read again: when the head arrived on GitHub
+    # (its earliest check suite, GitHub's clock; immutable for a SHA), and the expected bots
+    # resolved for it (`expected-bots: auto`). `ht` held the commit's own date in older records:
+    # the pusher sets that one, so it is decoded but never used.
     head_time: str | None = Field(None, alias="ht")
+    head_arrival: str | None = Field(None, alias="ha")
     expected: list[BotKey] | None = Field(None, alias="exp")
     # Optional too: the verdict's pending and unreviewed bots (`reviewcoord status` lists them
     # without re-judging); None in records written before they existed.

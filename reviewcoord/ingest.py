@@ -10,7 +10,8 @@ for each bot whether it has *finished* on the current head (README § When it re
 * any comment that names the commit it reviewed (Codex "Reviewed commit", Bugbot "for commit")
   counts when that commit is the head;
 * an issue comment that names no commit counts when it was created or edited after the head
-  commit was pushed (unknown push time, as in a replay: it counts).
+  arrived on GitHub, by GitHub's clock (its check suite; never the commit's own dates, which
+  the pusher sets). Unknown arrival time: it does not count.
 
 Each on-head comment signals a run state (interface §5): a working tracker → `working`; a
 finding, a clean verdict or a done signal → `reviewed`; a failure notice (error, usage limit)
@@ -49,6 +50,9 @@ from reviewcoord.model import (
 )
 
 PENDING_STATES: frozenset[str] = frozenset({"not_seen", "working"})
+# The head time of an offline judgement (a replay, a unit test): it has no GitHub clock, so
+# every comment it was given counts as on the head. A live run passes GitHub's time or None.
+ANY_TIME = datetime.min.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,9 @@ class Ingested:
     # their parser could not read in full (a parse note of theirs).
     reviewed_at: dict[BotKey, datetime] = field(default_factory=dict)
     unreadable: frozenset[BotKey] = frozenset()
+    # Bots whose newest signal on the head is a tracker's "done" with no review yet: shown
+    # `working` (FINISHING) until the review lands or the run's `finishing-grace` has passed.
+    finishing: frozenset[BotKey] = frozenset()
 
     def state(self, bot: BotKey) -> BotState:
         status = self.bots.get(bot)
@@ -100,9 +107,9 @@ def is_on_head(
         anchor = comment.original_commit_id or comment.commit_id
         return anchor is None or anchor == head_sha
     if head_time is None:
-        return True
+        return False
     stamp = comment.updated_at or comment.created_at
-    return stamp is None or stamp >= head_time
+    return head_time == ANY_TIME or (stamp is not None and stamp >= head_time)
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:
@@ -183,7 +190,10 @@ def unreadable_detail(endpoint: str) -> str:
     return f"posted {what} this version cannot read: format changed?"
 
 
-_UNDATED = datetime.min.replace(tzinfo=UTC)
+_UNDATED = ANY_TIME
+
+
+FINISHING = "finishing: its tracker says completed; its review has not landed yet"
 
 
 @dataclass(frozen=True)
@@ -193,6 +203,7 @@ class _Signal:
     comment_id: int
     detail: str
     url: str
+    finishing: bool = False
 
     def order(self) -> tuple[datetime, int, int]:
         return (self.when, _CAUTION[self.state], self.comment_id)
@@ -203,35 +214,38 @@ def bot_state(signals: Sequence[_Signal]) -> BotStatus:
     signal wins, except that a failure or skip notice never undoes a finished review of the same
     head (a re-request that failed leaves the earlier review standing), and failed/skipped stay
     final until the bot shows working or reviewed again."""
+    return _newest(signals)[0]
+
+
+def _newest(signals: Sequence[_Signal]) -> tuple[BotStatus, bool]:
+    """`bot_state`, and whether the winning signal is a tracker's "done" (finishing). A tracker
+    turning Completed after the review landed does not undo that review either."""
     current: _Signal | None = None
     unread = [s for s in signals if s.state == "unreadable"]
     if unread:
         # Loud: a comment no rule reads may be a finished review, a failure or a finding in
         # a new layout; the bot is never `reviewed` on this head while it stands.
         newest = max(unread, key=_Signal.order)
-        return BotStatus(state="unreadable", detail=newest.detail, url=newest.url)
+        return BotStatus(state="unreadable", detail=newest.detail, url=newest.url), False
     for signal in sorted(signals, key=_Signal.order):
         if (
             current is not None
             and current.state == "reviewed"
-            and signal.state
-            in (
-                "failed",
-                "skipped",
-            )
+            and (signal.state in ("failed", "skipped") or signal.finishing)
         ):
             continue
         current = signal
     if current is None:
-        return BotStatus(state="not_seen")
-    return BotStatus(state=current.state, detail=current.detail, url=current.url)
+        return BotStatus(state="not_seen"), False
+    status = BotStatus(state=current.state, detail=current.detail, url=current.url)
+    return status, current.finishing
 
 
 def ingest(
     comments: Iterable[RawComment],
     *,
     head_sha: str,
-    head_time: datetime | None = None,
+    head_time: datetime | None = ANY_TIME,
     own_login: str | None = None,
     pr_by_bot: bool = False,
     table: Mapping[str, Mapping[str, Level]] | None = None,
@@ -277,13 +291,26 @@ def ingest(
             if earliest is None or comment.created_at < earliest:
                 reviewed_at[bot] = comment.created_at
         when = comment.updated_at or comment.created_at or _UNDATED
-        detail = unreadable_detail(comment.endpoint) if state == "unreadable" else parsed.detail
+        done = parsed.tracker_done and state == "reviewed"
+        if state == "unreadable":
+            detail = unreadable_detail(comment.endpoint)
+        else:
+            detail = FINISHING if done else parsed.detail
         signals.setdefault(bot, []).append(
-            _Signal(state, when, comment.id, detail, comment.html_url)
+            _Signal(
+                "working" if done else state,
+                when,
+                comment.id,
+                detail,
+                comment.html_url,
+                finishing=done,
+            )
         )
     findings = _withdraw(findings, withdrawals, notes)
     findings = apply_marks(findings, marked, notes, table)
-    states = {bot: bot_state(signals.get(bot, [])) for bot in bot_keys()}
+    newest = {bot: _newest(signals.get(bot, [])) for bot in bot_keys()}
+    states = {bot: status for bot, (status, _f) in newest.items()}
+    finishing = frozenset(bot for bot, (_s, done) in newest.items() if done)
     if pr_by_bot:
         for bot in bot_keys():
             reason = bot_pr_skip(bot)
@@ -298,6 +325,22 @@ def ingest(
         impostors=dict(sorted(impostors.items())),
         reviewed_at=reviewed_at,
         unreadable=frozenset(unreadable),
+        finishing=finishing,
+    )
+
+
+def finished_by_grace(ingested: Ingested, bots: Iterable[BotKey], grace: int) -> Ingested:
+    """`bots` (finishing for at least `finishing-grace` seconds, by the run's clock) count as
+    reviewed: their tracker said completed and no separate review came within the grace."""
+    done = [b for b in bots if b in ingested.finishing]
+    if not done:
+        return ingested
+    detail = f"its tracker says completed; no separate review landed within {grace} s"
+    updated = {
+        b: ingested.bots[b].model_copy(update={"state": "reviewed", "detail": detail}) for b in done
+    }
+    return replace(
+        ingested, bots={**ingested.bots, **updated}, finishing=ingested.finishing - set(done)
     )
 
 

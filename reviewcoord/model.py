@@ -116,6 +116,10 @@ class ParsedComment(Frozen):
     # A known bot's comment that no rule of its profile reads (a format change?): the bot is
     # `unreadable` on the head it concerns, never `reviewed` (interface §5).
     unreadable: bool = False
+    # A tracker's done signal (Codex's status table "Completed", a declared reviewer's done
+    # phrase) with no review of its own: the bot is *finishing*, its review may land seconds
+    # later (ingest: `working` until it does, or until `finishing-grace` has passed).
+    tracker_done: bool = False
     # The id of an earlier comment of the same bot whose findings this one withdraws (Greptile
     # "I'm withdrawing this finding" in its own thread): ingest drops them, with a parse note.
     withdraws: int | None = None

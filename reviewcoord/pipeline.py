@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from reviewcoord.group import DEFAULT_WINDOW
-from reviewcoord.ingest import Ingested, ingest
+from reviewcoord.ingest import ANY_TIME, Ingested, ingest
 from reviewcoord.judgement import JudgeSettings, Subject, first_cycle
 from reviewcoord.judgement import judge as judge_reading
 from reviewcoord.model import BotKey, Level, RawComment, SettleMode, Verdict
@@ -59,7 +59,7 @@ def judge(
     cycle: int = 1,
     settle: SettleMode = "none",
     expected: Sequence[BotKey],
-    head_time: datetime | None = None,
+    head_time: datetime | None = ANY_TIME,
     own_login: str | None = None,
     group_window: int = DEFAULT_WINDOW,
     severity_overrides: Mapping[str, Mapping[str, Level]] | None = None,

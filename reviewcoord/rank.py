@@ -102,15 +102,30 @@ def _agreement_note(critical: Sequence[VerdictFinding]) -> str:
     return ""
 
 
+def not_reviewed_note(names: Sequence[str], head_sha: str) -> str:
+    """An honest `go` (README § The verdict): the expected bots that have not reviewed the head
+    (still pending at the timeout backstop, or failed/skipped), and that the gate is judged
+    again when they post. Never a claim that they reviewed."""
+    who = ", ".join(names)
+    at = f" {head_sha[:7]}" if head_sha else " this head"
+    one = len(names) == 1
+    return (
+        f"{who} {'has' if one else 'have'} not reviewed{at}: the gate is judged again when "
+        f"{'it posts' if one else 'they post'}"
+    )
+
+
 def gate(
     critical: Sequence[VerdictFinding],
     advisory: Sequence[VerdictFinding],
     pending: Sequence[str],
     required_missing: Sequence[tuple[str, BotStatus]] = (),
     head_sha: str = "",
+    unreviewed: Sequence[str] = (),
 ) -> tuple[Gate, str]:
     """The gate and its one-line reason: `block` iff a critical finding, or a `require-bots`
-    bot that has not reviewed the head."""
+    bot that has not reviewed the head. A `go` while expected bots have not reviewed the head
+    (`pending`, `unreviewed`) names them and says "so far": nothing claims their review."""
     waiting = f"; still pending: {', '.join(pending)}" if pending else ""
     missing = "; ".join(unreviewed_reason(b, s, head_sha) for b, s in required_missing)
     if critical:
@@ -119,6 +134,12 @@ def gate(
         return "block", f"{_plural(len(critical), 'critical finding')}{agree}{also}{waiting}"
     if missing:
         return "block", missing
+    absent = list(dict.fromkeys([*pending, *unreviewed]))
+    if absent:
+        note = not_reviewed_note(absent, head_sha)
+        if advisory:
+            return "go", f"no critical findings so far ({len(advisory)} advisory); {note}"
+        return "go", f"no findings so far; {note}"
     if advisory:
-        return "go", f"no critical findings ({len(advisory)} advisory){waiting}"
-    return "go", f"clean: no findings{waiting}"
+        return "go", f"no critical findings ({len(advisory)} advisory)"
+    return "go", "clean: no findings"

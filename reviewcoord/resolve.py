@@ -4,6 +4,7 @@ bots are expected on this PR."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from reviewcoord.actions_io import Log
 from reviewcoord.bots import bot_for_author, reviewer_keys
@@ -19,12 +20,15 @@ def load_settings(
     config_path: str,
     inputs: Mapping[str, object],
     input_source: str,
+    parsed: dict[str, Any] | None = None,
 ) -> Settings:
+    """`parsed` receives the file's mapping once it parses as YAML, valid or not (a failure
+    report takes the name of the check the repository configured from it)."""
     # The base branch's copy only: a PR must not be able to change its own gate.
     ref = pull.base_ref or pull.base_sha
     text = gateway.get_file(config_path, ref) if config_path else None
     source = f"{config_path} (base branch {ref})"
-    file_values = parse_config_file(text, source) if text is not None else {}
+    file_values = parse_config_file(text, source, parsed) if text is not None else {}
     return build_settings(file_values, inputs, file_source=source, input_source=input_source)
 
 

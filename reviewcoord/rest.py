@@ -64,8 +64,13 @@ def time_of(d: Any, key: str) -> datetime | None:
 
 def time_or_none(d: Any, key: str) -> datetime | None:
     """An ISO 8601 time field of an untrusted object, None when absent or not a time."""
+    return timestamp(d.get(key) if isinstance(d, dict) else None)
+
+
+def timestamp(value: Any) -> datetime | None:
+    """An ISO 8601 time GitHub wrote, or None when it is missing or malformed."""
     try:
-        return _time(d, key)
+        return _time({"t": value}, "t")
     except ValueError:
         return None
 
@@ -118,6 +123,7 @@ def pull_info(d: Any) -> PullInfo:
         author_type=_str(d, "user", "type", default="User") or "User",
         head_repo=_str(d, "head", "repo", "full_name"),
         base_repo=_str(d, "base", "repo", "full_name", default="") or "",
+        merge_commit_sha=_str(d, "merge_commit_sha"),
     )
 
 

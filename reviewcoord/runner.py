@@ -14,18 +14,20 @@ from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
+
+from pydantic import ValidationError
 
 from reviewcoord import rerequest
 from reviewcoord.actions_io import Log
-from reviewcoord.bots.code_scanning import AlertRead, merge_ref, unreadable
+from reviewcoord.bots.code_scanning import AlertRead, merge_ref, not_analysed, unreadable
 from reviewcoord.config import CODE_SCANNING, Settings, declared_scope
 from reviewcoord.cycles import ACTIONS_BOT, Cycles, recorded_time
 from reviewcoord.errors import ConfigError, GatewayError
 from reviewcoord.github.dry_run import DryRunGateway
 from reviewcoord.github.gateway import Gateway, PullInfo
 from reviewcoord.history import REASON_CHARS, Asked
-from reviewcoord.ingest import ingest, with_alerts
+from reviewcoord.ingest import Ingested, finished_by_grace, ingest, with_alerts
 from reviewcoord.judgement import Judgement, JudgeSettings, Subject, judge, would_go
 from reviewcoord.model import BotKey, RawComment, SettleMode, Verdict
 from reviewcoord.normalize import merged_table
@@ -40,6 +42,9 @@ __all__ = ["ACTIONS_BOT", "FORK_HELP", "Outcome", "RunRequest", "evaluate", "res
 UNREVIEWED = ("failed", "skipped", "unreadable")
 # How often publishing starts over when the head moves under it (then it publishes as read).
 MAX_PUBLISH_RESTARTS = 2
+# How often a `go` is judged again when the confirming read differs (then it is published as
+# the last judgement says: each of those judgements read everything).
+MAX_CONFIRMS = 3
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,9 @@ class RunRequest:
     config_path: str
     identity_hint: str | None = ACTIONS_BOT  # who we are when GET /user is forbidden
     rejudge: bool = False  # never a noop (`workflow_dispatch`: someone asked to judge again)
+    # The PR head the event payload names (untrusted, maybe stale): only where a failure is
+    # written when `GET pulls/{n}` itself fails; never judged.
+    event_head: str | None = None
 
 
 @dataclass
@@ -97,6 +105,10 @@ class _Evaluation:
         self.expected: list[BotKey] = []
         self.alert_reads: dict[str, AlertRead] = {}  # head → its code-scanning read
         self.asked: list[Asked] = []  # this run's re-requests (reviewcoord/rerequest.py)
+        # The run's clock (set by `evaluate`), and when each (head, bot) was first read as
+        # finishing: its tracker says completed, its review may still land (`finishing-grace`).
+        self.clock: Clock | None = None
+        self.finishing_since: dict[tuple[str, BotKey], float] = {}
 
     # --- reads -----------------------------------------------------------------------------
 
@@ -108,12 +120,16 @@ class _Evaluation:
             *gateway.list_review_comments(pr),
             *gateway.list_issue_comments(pr),
         ]
-        if pull.head_sha not in self.times:
-            # The head commit's time is immutable: our record keeps it for the head it reviewed.
+        if self.times.get(pull.head_sha) is None:
+            # When the head arrived is GitHub's fact, immutable: our record keeps it for the head
+            # it reviewed (when our sticky is vouched for). Unknown (no check suite yet): no
+            # undated comment counts for the head.
             known = recorded_time(
                 self.req.repo, pr, self.own_login, pull.head_sha, comments, self.check_runs.on
             )
-            self.times[pull.head_sha] = known or gateway.get_commit_time(pull.head_sha)
+            self.times[pull.head_sha] = known or gateway.get_head_arrival(
+                pull.head_sha, pull.head_ref
+            )
         self.issue_comments = [c for c in comments if c.endpoint == "issue_comment"]
         ingested = ingest(
             comments,
@@ -123,7 +139,17 @@ class _Evaluation:
             pr_by_bot=pull.author_type.casefold() == "bot",
             table=self.table,
         )
-        return Reading(pull=pull, comments=comments, ingested=ingested)
+        return Reading(pull=pull, comments=comments, ingested=self.grace(pull.head_sha, ingested))
+
+    def grace(self, head: str, ingested: Ingested) -> Ingested:
+        """Finishing bots count as reviewed once `finishing-grace` seconds have passed (the
+        run's clock) since this run first read them finishing on this head."""
+        if self.clock is None or not ingested.finishing:
+            return ingested
+        now, grace = self.clock.now(), self.settings.finishing_grace
+        since = self.finishing_since
+        expired = [b for b in ingested.finishing if now - since.setdefault((head, b), now) >= grace]
+        return finished_by_grace(ingested, expired, grace)
 
     def with_alerts(self, reading: Reading) -> Reading:
         """The reading with the PR's code-scanning alerts judged, when `code-scanning` is on or
@@ -134,7 +160,7 @@ class _Evaluation:
             return reading
         head = reading.pull.head_sha
         if head not in self.alert_reads:
-            self.alert_reads[head] = self.read_alerts()
+            self.alert_reads[head] = self.read_alerts(reading.pull)
         judged = with_alerts(reading.ingested, self.alert_reads[head], self.table)
         return replace(reading, ingested=judged)
 
@@ -148,17 +174,24 @@ class _Evaluation:
         def digest() -> str:
             if not self.code_scanning_in_play(first):
                 return ""
-            self.alert_reads[first.pull.head_sha] = self.read_alerts()
+            self.alert_reads[first.pull.head_sha] = self.read_alerts(first.pull)
             return self.alert_reads[first.pull.head_sha].digest()
 
         return digest
 
-    def read_alerts(self) -> AlertRead:
+    def read_alerts(self, pull: PullInfo) -> AlertRead:
+        """The alerts, once an analysis of the PR's current merge commit exists (else pending:
+        an empty list before the analysis ran is not "nothing found")."""
         ref = merge_ref(self.req.pr)
         try:
-            alerts = self.gateway.list_code_scanning_alerts(self.req.pr)
+            pending = not_analysed(
+                self.gateway.list_code_scanning_analyses(self.req.pr), pull.merge_commit_sha
+            )
+            alerts = [] if pending else self.gateway.list_code_scanning_alerts(self.req.pr)
         except GatewayError as exc:
-            problem = unreadable(exc)
+            pending = unreadable(exc)
+        if pending:
+            problem = pending
             # Required, it blocks the gate (the reason says so); otherwise it is only a note.
             (self.log.warning if self.settings.code_scanning else self.log.notice)(problem)
             return AlertRead(ref, problem=problem)
@@ -227,7 +260,7 @@ class _Evaluation:
         digest = read.digest() if read else ""
         context = self.cycles.context(head, reading.comments, digest, noop=noop)
         judgement = judge(subject, context, settings, foreign)
-        # The head's commit time and the resolved expected bots let a later noop skip those reads;
+        # When the head arrived and the resolved expected bots let a later noop skip those reads;
         # the pending and unreviewed bots let `reviewcoord status` list them without re-judging;
         # the reviewers' tally and corroborations are what `reviewcoord scorecard` reads back.
         before = self.cycles.record
@@ -236,7 +269,7 @@ class _Evaluation:
         asked = rerequest.merged(self.cycles.record, self.asked)
         record = judgement.record.model_copy(
             update={
-                "head_time": head_time.isoformat() if head_time else None,
+                "head_arrival": head_time.isoformat() if head_time else None,
                 "expected": list(self.expected),
                 "pending": list(verdict.pending),
                 "unreviewed": list(verdict.unreviewed),
@@ -381,29 +414,56 @@ class _Evaluation:
 
 
 def _prepare(req: RunRequest, gateway: Gateway, log: Log) -> tuple[PullInfo, Settings] | Outcome:
-    """The PR and the settings (config from its base branch), or the failure."""
+    """The PR and the settings (config from its base branch), or the failure — written, like
+    every failure, to the check and status the workflow configured (`check-name`,
+    `status-context`), on the head from the event payload when the PR itself cannot be read."""
     try:
         pull = gateway.get_pull(req.pr)
     except GatewayError as exc:
-        log.error(f"could not read PR {req.pr}: {exc}")
-        return Outcome("error", f"could not read PR {req.pr}: {exc}")
+        problem = f"could not read PR {req.pr}: {exc}"
+        if req.event_head is None:
+            log.error(f"{problem} (the event names no head commit: nothing could be written)")
+            return Outcome("error", problem)
+        at = PullInfo(number=req.pr, head_sha=req.event_head, base_ref="")
+        return _Evaluation(req, gateway, fallback_settings(req), log).fail(problem, at)
     log.info(f"head {pull.head_sha} on {pull.base_ref or '?'}; state {pull.state}")
+    parsed: dict[str, Any] = {}
     try:
-        return pull, load_settings(gateway, pull, req.config_path, req.inputs, req.input_source)
+        return pull, load_settings(
+            gateway, pull, req.config_path, req.inputs, req.input_source, parsed
+        )
     except ConfigError as exc:
-        failed = _Evaluation(req, gateway, _fallback_settings(req), log)
+        failed = _Evaluation(req, gateway, fallback_settings(req, parsed), log)
         outcome = failed.fail(f"invalid configuration: {exc}", pull)
         outcome.bad_input = True
         return outcome
     except GatewayError as exc:
         problem = f"could not read the config file: {exc}"
-    return _Evaluation(req, gateway, _fallback_settings(req), log).fail(problem, pull)
+    return _Evaluation(req, gateway, fallback_settings(req), log).fail(problem, pull)
 
 
-def _fallback_settings(req: RunRequest) -> Settings:
-    """The defaults, when the settings could not be built; a requested dry run stays dry."""
-    dry = str(req.inputs.get("dry-run") or "").strip().casefold() in ("true", "yes", "1", "on")
-    return Settings(dry_run=dry)
+# What a failure report needs of the settings, each taken on its own when the whole is invalid.
+_REPORT_KEYS = ("check-name", "status-context", "dry-run")
+
+
+def fallback_settings(req: RunRequest, file_values: Mapping[str, Any] | None = None) -> Settings:
+    """The defaults, when the settings could not be built — except where the failure is
+    written: the input's `check-name` / `status-context` (else the config file's), each used
+    when valid on its own, so the check the branch rule requires gets the failure; a
+    requested dry run stays dry."""
+    chosen: dict[str, Any] = {}
+    for key in _REPORT_KEYS:
+        for source in (req.inputs, file_values or {}):
+            value = source.get(key)
+            if value is None or value == "":
+                continue
+            try:
+                Settings.model_validate({key: value})
+            except ValidationError:
+                continue
+            chosen[key] = value
+            break
+    return Settings.model_validate(chosen)
 
 
 def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outcome:
@@ -417,6 +477,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             pull, settings = prepared
             scope.enter_context(declared_scope(settings))
             run = _Evaluation(req, gateway, settings, log)
+            run.clock = clock
             try:
                 first = run.begin(pull)
                 assert run.cycles is not None
@@ -442,7 +503,7 @@ def _publish_until_stable(
     head's status must never be written after a newer head's run may have written its own."""
     for attempt in range(MAX_PUBLISH_RESTARTS + 1):
         try:
-            outcome, moved_to = _publish(run, settled, started)
+            outcome, moved_to = _publish(run, settled, started, clock)
         except GatewayError as exc:
             run.log.error(f"publishing failed: {exc}")
             return run.fail(f"could not publish: {exc}", settled.reading.pull)
@@ -468,19 +529,46 @@ def _publish_until_stable(
     return outcome
 
 
-def _publish(run: _Evaluation, settled: Settled, started: str) -> tuple[Outcome, str | None]:
+def _confirmed(run: _Evaluation, clock: Clock, settled: Settled) -> tuple[Settled, Judgement] | str:
+    """The judgement to publish. A `go` must survive a second read `confirm-delay` seconds
+    later (conditional requests: unchanged lists cost 304s, no rate limit): a new or edited
+    comment in between is judged again (at most MAX_CONFIRMS times); a moved head is returned
+    for the caller to start over on."""
+    assert run.cycles is not None
+    reading = run.with_alerts(settled.reading)
+    judgement = run.judge(reading, settled.mode)
+    for _ in range(MAX_CONFIRMS):
+        if judgement.verdict.gate != "go":
+            break
+        clock.sleep(run.settings.confirm_delay)
+        again = run.read()
+        if again.pull.head_sha != reading.pull.head_sha:
+            return again.pull.head_sha
+        if run.cycles.fingerprint(again.comments) == run.cycles.fingerprint(reading.comments):
+            break
+        run.log.notice("a comment changed between the two reads before go: judging again")
+        settled = replace(settled, reading=again)
+        reading = run.with_alerts(again)
+        judgement = run.judge(reading, settled.mode)
+    return replace(settled, reading=reading), judgement
+
+
+def _publish(
+    run: _Evaluation, settled: Settled, started: str, clock: Clock
+) -> tuple[Outcome, str | None]:
     """Sticky, then status, then check run for the settled reading's head. Returns the outcome
     and, if the PR's head moved before the status was written, the new head (nothing more was
     written for the old one)."""
     assert run.cycles is not None
-    reading = settled.reading
-    head = reading.pull.head_sha
+    head = settled.reading.pull.head_sha
     if head != started:
         # The old head's check run must not stay in_progress forever.
         run.surfaces.close(started, head)
         run.surfaces.open(head, run.expected)
-    reading = run.with_alerts(reading)
-    judgement = run.judge(reading, settled.mode)
+    confirmed = _confirmed(run, clock, settled)
+    if isinstance(confirmed, str):
+        return Outcome("error", "the head moved", head_sha=head, settings=run.settings), confirmed
+    settled, judgement = confirmed
     verdict = judgement.verdict
     notes = list(settled.log)
     asked = [a for a in judgement.record.asked or [] if a.head == head]

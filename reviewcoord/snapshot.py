@@ -154,7 +154,8 @@ def comment_to_rest(c: RawComment) -> dict[str, Any]:
 
 
 def pull_to_rest(p: PullInfo) -> dict[str, Any]:
-    return {
+    extra = {"merge_commit_sha": p.merge_commit_sha} if p.merge_commit_sha else {}
+    return extra | {
         "number": p.number,
         "state": p.state,
         "title": p.title,

@@ -99,6 +99,7 @@ def action_env(
         "INPUT_GITHUB-TOKEN": token,
         "INPUT_POLL-INTERVAL": "1",
         "INPUT_SETTLE": "none",
+        "INPUT_CONFIRM-DELAY": "0",  # the two reads before a go, without the wait
     }
     for name, value in (inputs or {}).items():
         env[f"INPUT_{name.upper()}"] = value

@@ -98,7 +98,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         r"^/repos/octo/app/issues/comments\?",
         without_claude=True,
     ),
-    Endpoint("GET commits/{sha}", "GET", rf"/commits/{HEAD}(\?|$)", optional=frozenset({"404"})),
+    Endpoint("GET commits/{sha}/check-suites", "GET", rf"/commits/{HEAD}/check-suites"),
     Endpoint("GET contents (config)", "GET", r"/contents/", optional=frozenset({"404"})),
     Endpoint("GET /user", "GET", r"^/user(\?|$)", optional=frozenset({"404"})),
     Endpoint("GET commits/{sha}/check-runs", "GET", r"/check-runs\?"),

@@ -130,6 +130,21 @@ def clean() -> Verdict:
     )
 
 
+def honest_go() -> Verdict:
+    """Go at the timeout backstop with nothing found: Copilot and Cursor reviewed, Codex and
+    Claude never posted. The reason and the body name them; nothing claims their review."""
+    return verdict(
+        [],
+        [],
+        gate_reason=(
+            "no findings so far; codex, claude have not reviewed 9f1c2ab: the gate is judged "
+            "again when they post"
+        ),
+        settled_on=["copilot", "cursor"],
+        pending=["codex", "claude"],
+    )
+
+
 def blocking() -> Verdict:
     """The original design's worked example: 3-bot group, 2-bot group, singletons; Codex pending."""
     critical = [
@@ -435,6 +450,7 @@ def differing() -> Verdict:
 
 SCENARIOS: dict[str, Callable[[], Verdict]] = {
     "clean": clean,
+    "honest_go": honest_go,
     "blocking": blocking,
     "only_advisory": only_advisory,
     "unknown_bot": unknown_bot,

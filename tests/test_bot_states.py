@@ -95,7 +95,8 @@ def codex_tracker(status: str, sha: str = "8777ef4") -> str:
 
 @pytest.mark.parametrize(
     ("status", "state"),
-    [("🔄 **Running**", "working"), ("❌ **Failed**", "failed"), ("✅ **Completed**", "reviewed")],
+    # Completed: finishing (shown `working`) until its review lands or the grace has passed.
+    [("🔄 **Running**", "working"), ("❌ **Failed**", "failed"), ("✅ **Completed**", "working")],
 )
 def test_codex_status_table_states_reported_running_failed(status: str, state: str) -> None:
     tracker = comment(codex_tracker(status), "issue_comment", "chatgpt-codex-connector[bot]")

@@ -32,6 +32,8 @@ HEAD3 = "c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6"
 BUG_COMMIT = "16bb91031364200d101c932819f3101bf4285770"
 AUTHOR = "octocat"  # the PR author in the fake
 INPUTS = {"expected-bots": "cursor,codex"}
+# A patch of mise.lock that rewrites lines 155-157 (the Bugbot finding is at 156).
+LOCK_FIX = "@@ -155,3 +155,3 @@ tools\n-a\n-b\n-c\n+a2\n+b2\n+c2"
 
 
 @pytest.fixture
@@ -90,6 +92,7 @@ def test_found_on_push_1_fixed_on_push_2_is_likely_fixed(fake: FakeGitHub, tmp_p
     assert entry.status == "open" and entry.level == "critical" and entry.fid == "F1"
 
     fake.push(2, NEW_HEAD, ["mise.lock"])
+    fake.set_patch(NEW_HEAD, "mise.lock", LOCK_FIX)  # the push rewrites the finding's line
     fake.add_review(2, login=CURSOR, body=cursor_clean(NEW_HEAD), commit_id=NEW_HEAD)
     second = run()
     v = verdict_of(second)
@@ -97,6 +100,7 @@ def test_found_on_push_1_fixed_on_push_2_is_likely_fixed(fake: FakeGitHub, tmp_p
     assert v["review_mode"] == "incremental" and v["previous_head"] == HEAD
     (change,) = v["changes"]
     assert change["change"] == "likely_fixed" and change["stable_id"] == entry.stable_id
+    assert change["note"].startswith("the latest push changed the lines it points at (156)")
     text = sticky_body(fake)
     assert "✅ Likely fixed" in text and "Since last cycle" in text
     assert "✅ Fixed" not in text
@@ -244,6 +248,7 @@ def test_convergence_lets_a_new_critical_in_an_untouched_file_through(
     fake.push(2, NEW_HEAD, ["src/app.py"])
     assert run().outputs["gate"] == "block"  # block cycle 2 (carried forward)
     fake.push(2, HEAD3, ["mise.lock"])  # fixes the blocker
+    fake.set_patch(HEAD3, "mise.lock", LOCK_FIX)
     fake.add_review(2, login=CURSOR, body=cursor_clean(HEAD3), commit_id=HEAD3)
     fake.add_review_comment(
         2, login=CODEX, body=body("Z25"), path="src/typed_dict.rs", line=178, commit_id=HEAD3
@@ -323,9 +328,10 @@ def test_noop_run_writes_nothing(fake: FakeGitHub, tmp_path: Path) -> None:
 
 def test_force_push_reconciles_in_full_mode(fake: FakeGitHub, tmp_path: Path) -> None:
     run = Runner(fake, tmp_path)
-    cursor_bug(fake, HEAD)
+    bug = cursor_bug(fake, HEAD)
     run()
     fake.push(2, NEW_HEAD, ["mise.lock", "src/app.py"], force=True)
+    fake.outdate_review_comment(bug["id"])  # GitHub: its lines are gone on the new head
     fake.add_review(2, login=CURSOR, body=cursor_clean(NEW_HEAD), commit_id=NEW_HEAD)
     second = run()
     v = verdict_of(second)

@@ -41,6 +41,7 @@ from reviewcoord.model import (
     AuthorReply,
     ConvergenceInfo,
     CycleChange,
+    ParsedComment,
     RawComment,
     SeverityAdjustment,
     stable_finding_id,
@@ -285,6 +286,7 @@ def codex_review(commit: str, rid: int = 500) -> RawComment:
 
 def ctx(record: History | None, **kw: object) -> CycleContext:
     touched = kw.pop("touched", None)
+    hunks = kw.pop("hunks", None)
     perms = kw.pop("perms", {})
     base: dict[str, object] = {
         "record": record,
@@ -300,6 +302,7 @@ def ctx(record: History | None, **kw: object) -> CycleContext:
         "lookups": CycleLookups(
             touched=lambda: touched,
             permission=lambda login: perms.get(login, "none"),  # type: ignore[attr-defined]
+            hunks=lambda: hunks,  # type: ignore[return-value]
         ),
     }
     base.update(kw)
@@ -323,20 +326,85 @@ def test_without_history_the_verdict_is_the_stateless_one() -> None:
     assert h.cycle == 1 and h.blocks == 1 and h.findings[0].blocked
 
 
-def test_likely_fixed_needs_the_bot_on_head_and_the_file_touched() -> None:
+def test_likely_fixed_needs_the_bot_on_head_and_evidence_about_its_lines() -> None:
+    """The finding sits at a.py:10. A push that touches a.py elsewhere is no evidence (the
+    original design: absence from an incremental review means "not touched"); a hunk over its
+    line is."""
     old = [codex_inline(1, "a.py", HEAD1, "Null deref"), codex_review(HEAD1)]
     _v, h1 = judge(old, ctx(None), HEAD1)
-    # Codex has not reviewed HEAD2 yet: carried forward even though a.py changed.
-    v, _ = judge(old, ctx(h1, touched=frozenset({"a.py"})), HEAD2)
+    touched = frozenset({"a.py"})
+    on_line = {"a.py": ((8, 5),)}  # old lines 8-12
+    # Codex has not reviewed HEAD2 yet: carried forward even though its lines changed.
+    v, _ = judge(old, ctx(h1, touched=touched, hunks=on_line), HEAD2)
     assert v.gate == "block" and v.critical[0].carried_forward  # type: ignore[attr-defined]
-    # Codex finished on HEAD2 and a.py changed: likely fixed.
     now = [*old, codex_review(HEAD2, rid=501)]
-    v, h2 = judge(now, ctx(h1, touched=frozenset({"a.py"})), HEAD2)
+    # Attack: Codex finished on HEAD2 and a.py changed, but only at line 300: still gating.
+    elsewhere = {"a.py": ((300, 4),), "b.py": ((10, 1),)}
+    v, _ = judge(now, ctx(h1, touched=touched, hunks=elsewhere), HEAD2)
+    assert v.gate == "block" and v.changes == []  # type: ignore[attr-defined]
+    # Control: the push changed lines 8-12: likely fixed, and the sticky says why.
+    v, h2 = judge(now, ctx(h1, touched=touched, hunks=on_line), HEAD2)
     assert v.gate == "go" and [c.change for c in v.changes] == ["likely_fixed"]  # type: ignore[attr-defined]
+    assert v.changes[0].note.startswith("the latest push changed the lines it points at (10)")  # type: ignore[attr-defined]
     assert h2.findings[0].status == "likely_fixed"
-    # Unknown changed files (lookup failed to say): never "fixed" by default.
-    v, _ = judge(now, ctx(h1, touched=None), HEAD2)
+    # Unknown patch (a force-push, a failed compare): never "fixed" by default.
+    v, _ = judge(now, ctx(h1, touched=touched, hunks=None), HEAD2)
     assert v.gate == "block"  # type: ignore[attr-defined]
+
+
+def test_an_outdated_comment_is_evidence_of_a_fix() -> None:
+    old = [codex_inline(1, "a.py", HEAD1, "Null deref"), codex_review(HEAD1)]
+    _v, h1 = judge(old, ctx(None), HEAD1)
+    gone = old[0].model_copy(update={"line": None, "original_line": 10})
+    v, _ = judge([gone, old[1], codex_review(HEAD2, rid=501)], ctx(h1), HEAD2)
+    assert v.gate == "go"  # type: ignore[attr-defined]
+    assert "outdated" in v.changes[0].note  # type: ignore[attr-defined]
+    # Control: the same comment still anchored (`line` 10) on the new head: still gating.
+    v, _ = judge([*old, codex_review(HEAD2, rid=501)], ctx(h1), HEAD2)
+    assert v.gate == "block"  # type: ignore[attr-defined]
+
+
+def test_a_full_re_review_is_evidence_only_for_a_profile_that_repeats_findings() -> None:
+    """CodeRabbit-like incremental reviewers (the default) vs a profile that declares that every
+    review repeats each finding still present (`BotProfile.repeats_findings`)."""
+    import dataclasses
+
+    from reviewcoord.bots import REGISTRY
+    from reviewcoord.bots.codex import PROFILE as CODEX_PROFILE
+
+    old = [codex_inline(1, "a.py", HEAD1, "Null deref"), codex_review(HEAD1)]
+    _v, h1 = judge(old, ctx(None), HEAD1)
+    now = [*old, codex_review(HEAD2, rid=501)]
+    v, _ = judge(now, ctx(h1, touched=frozenset({"b.py"}), hunks={}), HEAD2)
+    assert v.gate == "block"  # type: ignore[attr-defined]
+
+    def parse(comment: RawComment) -> ParsedComment:
+        parsed = CODEX_PROFILE.parse(comment)
+        mine = tuple(f.model_copy(update={"bot": "sweeper"}) for f in parsed.findings)
+        return parsed.model_copy(update={"findings": mine})
+
+    sweeper = dataclasses.replace(
+        CODEX_PROFILE, key="sweeper", logins=frozenset({"sweeper[bot]"}), parse=parse
+    )
+    sweeps = dataclasses.replace(sweeper, repeats_findings=True)
+    for profile, gate in ((sweeper, "block"), (sweeps, "go")):
+        with REGISTRY.extended([profile]):
+            as_sweeper = [c.model_copy(update={"author_login": "sweeper[bot]"}) for c in old]
+            _v, rec = judge_as(as_sweeper, ctx(None), HEAD1, "sweeper")
+            later = [*as_sweeper, now[-1].model_copy(update={"author_login": "sweeper[bot]"})]
+            v, _ = judge_as(
+                later, ctx(rec, touched=frozenset({"b.py"}), hunks={}), HEAD2, "sweeper"
+            )
+            assert v.gate == gate, profile  # type: ignore[attr-defined]
+
+
+def judge_as(
+    comments: list[RawComment], context: CycleContext, head: str, bot: str
+) -> tuple[object, History]:
+    ingested = ingest(comments, head_sha=head, own_login="github-actions[bot]")
+    subject = Subject("octo/app", 2, head, comments, ingested, [bot])
+    judgement = judge_reading(subject, context)
+    return judgement.verdict, judgement.record
 
 
 def test_a_new_bot_joining_an_accepted_finding_reopens_the_gate() -> None:

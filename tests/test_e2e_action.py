@@ -247,8 +247,10 @@ def test_claude_working_stub_is_pending_until_edited(fake: FakeGitHub, tmp_path:
     )
     assert run.returncode == 0, run.log
     # The stub is edited right after poll 3 read the reviews: polls 1-2 saw only the stub (and
-    # did not settle), poll 3 read the edited issue comment and settled.
-    assert pulls_lists(fake) == 3
+    # did not settle), poll 3 read the edited issue comment and settled; a `go` reads once more
+    # to confirm (interface §3 `confirm-delay`).
+    assert run.outputs["gate"] == "go"
+    assert pulls_lists(fake) == 4
     assert "claude" in run.outputs["settled-on"]
     assert int(run.outputs["advisory-count"]) >= 1
 

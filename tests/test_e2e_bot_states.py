@@ -147,10 +147,12 @@ def test_codex_running_tracker_is_waited_for_not_counted(fake: FakeGitHub, tmp_p
             gh.edit_issue_comment(comment["id"], tracker)  # Running → Completed, in place
 
     fake.on_request(finish)
-    inputs = {**SETTLE_FAST, "fast-timeout": "2", "full-timeout": "30"}
+    inputs = {**SETTLE_FAST, "fast-timeout": "2", "full-timeout": "30", "finishing-grace": "2"}
     run = run_action(fake, tmp_path, inputs=inputs)
     assert run.returncode == 0, run.log
     assert done, "the tracker was never re-read"
     verdict = verdict_of(run)
+    # Completed with no review of its own: finishing, then reviewed once the grace passed.
     assert verdict["bots"]["codex"]["state"] == "reviewed" and verdict["gate"] == "go"
+    assert "no separate review landed within 2 s" in verdict["bots"]["codex"]["detail"]
     assert verdict["settle"] == "full"  # merge patience waited for Codex's tracker

@@ -23,6 +23,8 @@ INTERFACE = {
     "fast-timeout": "180",
     "full-timeout": "480",
     "poll-interval": "15",
+    "finishing-grace": "60",
+    "confirm-delay": "5",
     "expected-bots": "auto",
     "require-bots": "(none)",
     "merge-patience": "true",

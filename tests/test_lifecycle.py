@@ -123,7 +123,7 @@ def test_a_noop_is_cheap_and_writes_nothing(fake: FakeGitHub, tmp_path: Path) ->
     assert not [p for p in paths if p.endswith(("/repos/octo/app/issues/comments",))]
 
 
-def test_the_record_keeps_head_time_and_expected_bots_and_old_records_decode(
+def test_the_record_keeps_head_arrival_and_expected_bots_and_old_records_decode(
     fake: FakeGitHub, tmp_path: Path
 ) -> None:
     fast_pack_clean(fake)
@@ -132,7 +132,7 @@ def test_the_record_keeps_head_time_and_expected_bots_and_old_records_decode(
     (sticky,) = stickies(fake)
     record, notice = decode(sticky["body"], repo=fake.repo, pr=2)
     assert notice is None and record is not None
-    assert record.expected == ["copilot", "cursor", "claude"] and record.head_time is not None
+    assert record.expected == ["copilot", "cursor", "claude"] and record.head_arrival is not None
     # A record written before these keys existed still decodes (they are optional).
     old = History(repo="octo/app", pr=2, heads=[HEAD], cycle=1, gate="go")
     line = encode(old)
@@ -141,7 +141,7 @@ def test_the_record_keeps_head_time_and_expected_bots_and_old_records_decode(
     assert (
         why is None
         and decoded is not None
-        and decoded.head_time is None
+        and decoded.head_arrival is None
         and decoded.expected is None
     )
 

@@ -160,7 +160,16 @@ def test_rank_order_level_then_agreement_then_file_then_line() -> None:
 def test_gate_reasons() -> None:
     c, a = to_verdict_findings(rank(group([finding("codex", "a.py", 1, "t", "P2")])))
     assert gate(c, a, []) == ("go", "no critical findings (1 advisory)")
-    assert gate([], [], ["codex"]) == ("go", "clean: no findings; still pending: codex")
+    assert gate([], [], ["codex"], head_sha="9f1c2e4aa") == (
+        "go",
+        "no findings so far; codex has not reviewed 9f1c2e4: the gate is judged again when it "
+        "posts",
+    )
+    assert gate(c, a, ["codex"], head_sha="", unreviewed=["claude", "codex"]) == (
+        "go",
+        "no critical findings so far (1 advisory); codex, claude have not reviewed this head: "
+        "the gate is judged again when they post",
+    )
     c, a = to_verdict_findings(
         rank(
             group(

@@ -52,6 +52,7 @@ __all__ = [
     "display_name",
     "is_source",
     "parse_comment",
+    "repeats_findings",
     "rerequest_hint",
     "resolve_bot_name",
     "reviewer_keys",
@@ -95,6 +96,12 @@ def rerequest_hint(bot: BotKey) -> str:
     """How a person asks this bot to review again ("re-request with `@codex review`")."""
     profile = REGISTRY.get(bot)
     return profile.rerequest if profile is not None else ""
+
+
+def repeats_findings(bot: BotKey) -> bool:
+    """Does every review of `bot` repeat each finding still present (`BotProfile`)?"""
+    profile = REGISTRY.get(bot)
+    return profile.repeats_findings if profile is not None else False
 
 
 def bot_pr_skip(bot: BotKey) -> str | None:

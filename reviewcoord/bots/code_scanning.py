@@ -200,6 +200,19 @@ class AlertRead:
         return f"code-scanning {hashlib.sha256(text.encode()).hexdigest()[:16]}"
 
 
+def not_analysed(analyses: Sequence[Any], merge_sha: str | None) -> str | None:
+    """Why the alerts do not yet speak for the PR's current head, or None when an analysis of
+    its merge commit exists (`GET code-scanning/analyses`: an item whose `commit_sha` is the PR's
+    `merge_commit_sha`). An empty alert list means "nothing found" only after such an analysis;
+    before it, the source is pending and, at judgement, unreviewed."""
+    if not merge_sha:
+        return "code scanning pending: GitHub has not made the PR's merge commit yet"
+    for item in analyses:
+        if isinstance(item, dict) and item.get("commit_sha") == merge_sha:
+            return None
+    return f"code scanning pending: no analysis of the PR's merge commit {merge_sha[:7]} yet"
+
+
 def unreadable(exc: GatewayError) -> str:
     """Why the alerts could not be read, in words that say what to do."""
     said = exc.detail or ""

@@ -194,7 +194,10 @@ def _summary(body: str) -> ParsedComment:
         if commit is None:  # a done row must name the commit it reviewed to count
             return noise("codex status: completed, no commit stated")
         return ParsedComment(
-            kind="reviewed", reason="codex status: completed", reviewed_commit=commit
+            kind="reviewed",
+            reason="codex status: completed",
+            reviewed_commit=commit,
+            tracker_done=True,
         )
     return ParsedComment(
         kind="noise",

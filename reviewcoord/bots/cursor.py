@@ -193,4 +193,7 @@ PROFILE = BotProfile(
     rerequest=REREQUEST,
     trigger=TRIGGER,
     skips_bot_prs=SKIPS_BOT_PRS,
+    # Not declared: it re-posts some findings on later pushes, but no source shows that it
+    # repeats every one still present (docs/bot-formats.md § Repeats findings).
+    repeats_findings=False,
 )

@@ -4,9 +4,9 @@ A profile names the bot (key, display name, every login spelling), reads its com
 one comment → findings and a run-state signal), maps its raw labels onto our scale (`severity`,
 keyed by `canonical_label`), says how long settle waits for it (`pack`; `none` for a source
 that is read once, not waited for), how a person asks it
-again (`rerequest`) and its quirks (`skips_bot_prs`). Everything else — the registry, the
-packs, the display names, the default severity table, every "all known bots" message — is
-derived from the registered profiles (reviewcoord/bots/registry.py).
+again (`rerequest`) and its quirks (`skips_bot_prs`, `repeats_findings`). Everything else — the
+registry, the packs, the display names, the default severity table, every "all known bots"
+message — is derived from the registered profiles (reviewcoord/bots/registry.py).
 """
 
 from __future__ import annotations
@@ -78,3 +78,8 @@ class BotProfile:
     review_login: str = ""
     skips_bot_prs: str | None = None  # why it never reviews a PR opened by a bot, if it does not
     account: Account = "bot"
+    # Each of its reviews covers the whole PR and repeats every finding still present, so a
+    # finding missing from its review of a new head is evidence of a fix (judgement/evidence.py
+    # `re-review`). Declared only with a source, written in docs/bot-formats.md § Repeats
+    # findings; False (the default) for an incremental reviewer such as CodeRabbit.
+    repeats_findings: bool = False

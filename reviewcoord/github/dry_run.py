@@ -73,8 +73,8 @@ class DryRunGateway:
     def recent_comment_authors(self) -> list[tuple[str, str]]:
         return self.inner.recent_comment_authors()
 
-    def get_commit_time(self, sha: str) -> datetime | None:
-        return self.inner.get_commit_time(sha)
+    def get_head_arrival(self, sha: str, branch: str) -> datetime | None:
+        return self.inner.get_head_arrival(sha, branch)
 
     def get_file(self, path: str, ref: str) -> str | None:
         return self.inner.get_file(path, ref)
@@ -87,6 +87,9 @@ class DryRunGateway:
 
     def list_commit_statuses(self, sha: str) -> list[CommitStatusRef]:
         return self.inner.list_commit_statuses(sha)
+
+    def list_code_scanning_analyses(self, number: int) -> list[dict[str, Any]]:
+        return self.inner.list_code_scanning_analyses(number)
 
     def list_code_scanning_alerts(self, number: int) -> list[dict[str, Any]]:
         return self.inner.list_code_scanning_alerts(number)

@@ -15,6 +15,8 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
+from pydantic import Field
+
 from reviewcoord.model import Frozen, RawComment
 
 StatusState = Literal["pending", "success", "failure", "error"]
@@ -37,6 +39,9 @@ class PullInfo(Frozen):
     author_type: str = "User"
     head_repo: str | None = None  # full name; differs from base_repo on fork PRs
     base_repo: str = ""
+    # The test merge commit GitHub made for the PR's current head (None while it computes one):
+    # a code-scanning analysis counts only for this commit.
+    merge_commit_sha: str | None = None
 
 
 class ClosedPull(Frozen):
@@ -125,6 +130,9 @@ class CompareResult(Frozen):
     status: Literal["ahead", "identical", "behind", "diverged", "unreachable"]
     files: tuple[str, ...] = ()
     files_complete: bool = True
+    # path → old-side (start, count) of each hunk of its `patch` (reviewcoord/judgement/
+    # evidence.py); a file GitHub gave no patch for (binary, too large) is absent.
+    hunks: dict[str, tuple[tuple[int, int], ...]] = Field(default_factory=dict)
 
 
 class Actor(Frozen):
@@ -200,9 +208,12 @@ class Gateway(Protocol):
         issue comments (one page of each, newest first): used for `expected-bots: auto`."""
         ...
 
-    def get_commit_time(self, sha: str) -> datetime | None:
-        """When the head commit was made (`GET commits/{sha}`, committer date), None if unknown.
-        Issue comments that name no commit count for the head only when newer than this."""
+    def get_head_arrival(self, sha: str, branch: str) -> datetime | None:
+        """When `sha` arrived on the PR's `branch`, by GitHub's clock: the earliest `created_at`
+        of its check suites for that branch, else of any of its suites (`GET commits/{sha}/
+        check-suites`, every page; GitHub makes one per App on push); None when it has none.
+        Never the commit's own dates: the pusher writes those. Issue comments that name no
+        commit count for the head only when newer than this."""
         ...
 
     def get_file(self, path: str, ref: str) -> str | None:
@@ -226,6 +237,12 @@ class Gateway(Protocol):
         reviewcoord/bots/code_scanning.py): `GET code-scanning/alerts?ref=refs/pull/<n>/merge
         &state=open`, every page. 403 (no `security-events: read`) and 404 (no analysis) raise
         GatewayError like any failed read."""
+        ...
+
+    def list_code_scanning_analyses(self, number: int) -> list[dict[str, Any]]:
+        """The code-scanning analyses of the PR's merge ref, in GitHub's JSON (untrusted):
+        `GET code-scanning/analyses?ref=refs/pull/<n>/merge`, every page. The alerts count
+        only when one of them is for the PR's current `merge_commit_sha`."""
         ...
 
     # --- reads for review cycles (reviewcoord/reconcile.py); once per run, only when needed --

@@ -143,8 +143,8 @@ class PyGithubGateway:
         """Load what `cached_pages` exported; malformed entries are skipped. How many loaded."""
         return self._pages.import_ends(data)
 
-    def get_commit_time(self, sha: str) -> datetime | None:
-        return self._reads.get_commit_time(sha)
+    def get_head_arrival(self, sha: str, branch: str) -> datetime | None:
+        return self._reads.get_head_arrival(sha, branch)
 
     def get_file(self, path: str, ref: str) -> str | None:
         return self._reads.get_file(path, ref)
@@ -157,6 +157,9 @@ class PyGithubGateway:
 
     def list_commit_statuses(self, sha: str) -> list[CommitStatusRef]:
         return self._reads.list_commit_statuses(sha)
+
+    def list_code_scanning_analyses(self, number: int) -> list[dict[str, Any]]:
+        return self._reads.list_code_scanning_analyses(number)
 
     def list_code_scanning_alerts(self, number: int) -> list[dict[str, Any]]:
         return self._reads.list_code_scanning_alerts(number)

@@ -27,6 +27,7 @@ from reviewcoord.github.gateway import (
 from reviewcoord.github.paging import PagedReader
 from reviewcoord.github.transport import PER_PAGE, Response, Transport
 from reviewcoord.limits import MARKER
+from reviewcoord.judgement.evidence import any_hunks
 from reviewcoord.model import Endpoint, RawComment
 
 # GitHub lists at most 300 files in a comparison (REST "Compare two commits").
@@ -141,21 +142,24 @@ class Reads:
             self._http.malformed(endpoint, f"read {endpoint}", "an alert is not a JSON object")
         return items
 
+    def list_code_scanning_analyses(self, number: int) -> list[dict[str, Any]]:
+        endpoint = "code-scanning/analyses"
+        params = {"ref": f"refs/pull/{number}/merge"}
+        items = self._pages.get_list(self._url(endpoint), endpoint, params)
+        if not all(isinstance(item, dict) for item in items):
+            self._http.malformed(endpoint, f"read {endpoint}", "an analysis is not a JSON object")
+        return items
+
     # ------------------------------------------------------------------ commits and files
-    def get_commit_time(self, sha: str) -> datetime | None:
-        endpoint = f"commits/{sha}"
-        resp = self._get(endpoint, allow={404, 422})
-        if resp.status in (404, 422):
-            return None
-        data = self._http.decode(resp, endpoint, f"read {endpoint}")
-        stamp = data.get("commit", {}).get("committer", {}) if isinstance(data, dict) else None
-        value = stamp.get("date") if isinstance(stamp, dict) else None
-        if not isinstance(value, str):
-            return None
-        try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            return None
+    def get_head_arrival(self, sha: str, branch: str) -> datetime | None:
+        endpoint = f"commits/{sha}/check-suites"
+        items = self._pages.get_list(self._url(endpoint), endpoint, {}, key="check_suites")
+        suites = [(_suite_created(item, sha), _get_str(item, "head_branch")) for item in items]
+        # A suite made for the PR's branch dates the push to it; a commit first pushed
+        # elsewhere (or from a fork, whose suites name no branch) dates from its first suite.
+        on_branch = [t for t, b in suites if t is not None and b == branch]
+        known = on_branch or [t for t, _b in suites if t is not None]
+        return min(known) if known else None
 
     def get_file(self, path: str, ref: str) -> str | None:
         endpoint = f"contents/{path.lstrip('/')}"
@@ -192,10 +196,20 @@ class Reads:
         if status not in ("ahead", "identical", "behind", "diverged"):
             self._http.malformed(endpoint, f"read {endpoint}", f"unknown status {status!r}")
         raw = data.get("files") or []
+        if not isinstance(raw, list):
+            self._http.malformed(endpoint, f"read {endpoint}", "'files' is not a list")
         files = [f.get("filename") for f in raw if isinstance(f, dict)]
         names = tuple(f for f in files if isinstance(f, str))
+        patches = [
+            (f["filename"], f.get("patch") if isinstance(f.get("patch"), str) else None)
+            for f in raw
+            if isinstance(f, dict) and isinstance(f.get("filename"), str)
+        ]
         return CompareResult(
-            status=status, files=names, files_complete=len(raw) < COMPARE_FILES_LIMIT
+            status=status,
+            files=names,
+            files_complete=len(raw) < COMPARE_FILES_LIMIT,
+            hunks=any_hunks(patches),
         )
 
     # ------------------------------------------------------------------ identity and checks
@@ -266,6 +280,16 @@ def _issue_number(item: Any) -> int:
     if len(tail) != 3 or tail[1] != "issues" or not tail[2].isdigit():
         raise ValueError("field 'issue_url' does not name an issue")
     return int(tail[2])
+def _get_str(item: Any, key: str) -> str | None:
+    value = item.get(key) if isinstance(item, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _suite_created(item: Any, sha: str) -> datetime | None:
+    """A check suite's `created_at` (set by GitHub when the suite was made), if it is for `sha`."""
+    if not isinstance(item, dict) or item.get("head_sha") != sha:
+        return None
+    return rest.timestamp(item.get("created_at"))
 
 
 def check_run_ref(data: Any) -> CheckRunRef:

@@ -2,8 +2,11 @@
 forward from the record (README § The lifecycle of a finding).
 
 * reported in a comment made for the current head → stands (`reopened` if it was likely fixed);
-* only in older comments, or in none → `likely_fixed` iff its bot reviewed this head AND its
-  file is among the files the latest push changed; otherwise it carries forward, still gating.
+* only in older comments, or in none → `likely_fixed` iff its bot reviewed this head AND there
+  is evidence about the finding's own lines (judgement/evidence.py: its comment is outdated,
+  the push changed its lines, or its bot repeats every finding still present); otherwise it
+  carries forward, still gating. A file touched elsewhere is no evidence: absence from an
+  incremental review means "not touched", not "fixed".
 """
 
 from __future__ import annotations
@@ -12,11 +15,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from reviewcoord.bots import display_name, is_source
+from reviewcoord.bots import display_name, is_source, repeats_findings
 from reviewcoord.history import Entry, History
 from reviewcoord.ingest import Ingested, is_on_head
 from reviewcoord.judgement.context import CycleContext
 from reviewcoord.judgement.identity import base_sid
+from reviewcoord.judgement.evidence import (
+    Evidence,
+    Hunks,
+    line_range,
+    note,
+    outdated,
+    patch_evidence,
+    shown_lines,
+)
 from reviewcoord.model import CycleChange, Finding, Origin, ParsedComment, RawComment
 
 
@@ -56,12 +68,15 @@ def from_entry(e: Entry) -> Finding:
     )
 
 
-def fixed_note(ctx: CycleContext, bot: str = "") -> str:
+def fixed_note(
+    ctx: CycleContext, bot: str = "", evidence: Evidence = "re-review", lines: str = ""
+) -> str:
+    """Why a finding is likely fixed, in the words of its evidence (shown in the sticky)."""
     if is_source(bot):
         return f"{display_name(bot).lower()} no longer lists it as open (fixed or dismissed)"
-    if ctx.force_push:
-        return "its bot re-reviewed the PR after the force-push and no longer reports it"
-    return "its bot finished on this head, the file changed, and the finding is gone"
+    if ctx.force_push and evidence == "re-review":
+        return f"after the force-push, {note(evidence)}"
+    return note(evidence, lines)
 
 
 def likely_fixed_change(e: Entry, note: str) -> CycleChange:
@@ -77,24 +92,38 @@ def likely_fixed_change(e: Entry, note: str) -> CycleChange:
     )
 
 
-def _reviewed_here(
-    ingested: Ingested, touched: Callable[[], frozenset[str] | None]
-) -> Callable[[str, str | None], bool]:
-    """Did `bot` review this head, and did the latest push change `file`? (one lookup)."""
-    cache: list[frozenset[str] | None] = []
+def _fix_evidence(
+    ingested: Ingested,
+    comments: Mapping[tuple[Origin, int], RawComment],
+    ctx: CycleContext,
+) -> Callable[[Entry], str | None]:
+    """The sticky's note for a recorded finding that is likely fixed, or None: its bot reviewed
+    this head AND evidence about its own lines exists (module docstring). The patch is read
+    once, and only when asked."""
+    cache: list[Mapping[str, Hunks] | None] = []
 
-    def reviewed(bot: str, file: str | None) -> bool:
-        if ingested.state(bot) != "reviewed":
-            return False
-        if file is None or is_source(bot):
-            # A source read completely (code scanning's open alerts) is the whole truth: an
-            # alert it no longer lists was fixed or dismissed, whichever files changed.
-            return True
+    def hunks() -> Mapping[str, Hunks] | None:
         if not cache:
-            cache.append(touched())
-        return cache[0] is not None and file in cache[0]
+            cache.append(ctx.lookups.hunks())
+        return cache[0]
 
-    return reviewed
+    def evidence(e: Entry) -> str | None:
+        if ingested.state(e.bot) != "reviewed":
+            return None
+        if is_source(e.bot):
+            # A source read completely (code scanning's open alerts) is the whole truth: an
+            # alert it no longer lists was fixed or dismissed, whichever lines changed.
+            return fixed_note(ctx, e.bot, "source")
+        if repeats_findings(e.bot):
+            return fixed_note(ctx, e.bot, "re-review")
+        if outdated(comments.get((e.endpoint, e.comment_id))):
+            return fixed_note(ctx, e.bot, "outdated")
+        span = line_range(e.line, e.line_end)
+        if patch_evidence(hunks() if span and e.file else None, e.file, span):
+            return fixed_note(ctx, e.bot, "patch", shown_lines(span))
+        return None
+
+    return evidence
 
 
 def carry(
@@ -113,16 +142,19 @@ def carry(
     out = Carried(kept=[])
     by_key: dict[tuple[Origin, int], RawComment] = {(c.endpoint, c.id): c for c in comments}
     rec = {e.stable_id: e for e in record.findings}
-    reviewed = _reviewed_here(ingested, ctx.lookups.touched)
+    evidence = _fix_evidence(ingested, by_key, ctx)
     by_base: dict[str, list[Finding]] = {}
     for f in findings:
         by_base.setdefault(base_sid(f.stable_id), []).append(f)
 
     def carries_forward(e: Entry) -> bool:
         """A recorded open finding not reported on this head: likely fixed, or carried."""
-        if (e.endpoint, e.comment_id) not in held and reviewed(e.bot, e.file):
+        # An edited bot comment (held) is no evidence either way: what it no longer says is
+        # not fixed.
+        why = None if (e.endpoint, e.comment_id) in held else evidence(e)
+        if why is not None:
             out.likely_fixed[e.stable_id] = e
-            out.changes.append(likely_fixed_change(e, fixed_note(ctx, e.bot)))
+            out.changes.append(likely_fixed_change(e, why))
             return False
         out.carried.add(e.stable_id)
         return True

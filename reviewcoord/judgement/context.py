@@ -11,7 +11,8 @@ from typing import Literal
 
 from reviewcoord.group import DEFAULT_WINDOW
 from reviewcoord.history import History
-from reviewcoord.ingest import Ingested
+from reviewcoord.ingest import ANY_TIME, Ingested
+from reviewcoord.judgement.evidence import Hunks
 from reviewcoord.model import BotKey, Level, RawComment, SettleMode
 
 Mode = Literal["initial", "incremental", "full", "same_head"]
@@ -27,7 +28,7 @@ class Subject:
     comments: Sequence[RawComment]
     ingested: Ingested
     expected: Sequence[BotKey]
-    head_time: datetime | None = None
+    head_time: datetime | None = ANY_TIME
     settle: SettleMode = "none"
 
 
@@ -59,6 +60,9 @@ class CycleLookups:
     threads: Callable[[], Mapping[int, str]] = lambda: {}
     # A login's permission on the repository ("admin" … "none").
     permission: Callable[[str], str] = lambda login: "none"
+    # The latest push's patch hunks per file (old side; judgement/evidence.py); None: unknown
+    # (after a force-push, or no comparable base).
+    hunks: Callable[[], Mapping[str, Hunks] | None] = lambda: None
 
 
 @dataclass(frozen=True)

@@ -89,6 +89,7 @@ def _entry(
         comment_id=f.comment_id,
         file=f.file,
         line=f.line,
+        line_end=f.line_end if f.line_end != f.line else None,
         title=f.title[:TITLE_CHARS],
         url=f.url,
         first=old.first if old else ctx.cycle,

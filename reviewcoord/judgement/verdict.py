@@ -60,7 +60,7 @@ def assemble(
     ingested = subject.ingested
     settled_on, pending, unreviewed = settled_and_pending(ingested.bots, subject.expected, required)
     missing = required_missing(ingested, required)
-    gate_value, reason = gate(critical, advisory, pending, missing, subject.head_sha)
+    gate_value, reason = gate(critical, advisory, pending, missing, subject.head_sha, unreviewed)
     return Verdict(
         repo=subject.repo,
         pr=subject.pr,

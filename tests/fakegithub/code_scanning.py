@@ -76,12 +76,35 @@ def alert_json(
     return alert
 
 
+def analysis_json(repo: str, aid: int, ref: str, commit_sha: str, created: str) -> dict[str, Any]:
+    """One item of `GET code-scanning/analyses` (GitHub's REST reference: "List code scanning
+    analyses for a repository"; the fields its schema requires)."""
+    return {
+        "ref": ref,
+        "commit_sha": commit_sha,
+        "analysis_key": ".github/workflows/codeql.yml:analyze",
+        "environment": "{}",
+        "category": ".github/workflows/codeql.yml:analyze/language:python",
+        "error": "",
+        "created_at": created,
+        "results_count": 0,
+        "rules_count": 42,
+        "id": aid,
+        "url": f"https://api.github.com/repos/{repo}/code-scanning/analyses/{aid}",
+        "sarif_id": f"6c81cd8e-b078-4ac3-a3be-{aid:012d}",
+        "tool": {"name": "CodeQL", "guid": None, "version": "2.20.0"},
+        "deletable": True,
+        "warning": "",
+    }
+
+
 @dataclass
 class CodeScanningState:
     """Alerts (newest first, as GitHub lists them) and the refs an analysis ran on."""
 
     alerts: list[dict[str, Any]] = field(default_factory=list)
     analysed: set[str] = field(default_factory=set)
+    analyses: list[dict[str, Any]] = field(default_factory=list)  # newest first
     next_number: int = 100
 
     def listed(self, query: dict[str, str]) -> list[dict[str, Any]] | None:

@@ -37,7 +37,12 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
 from tests.fakegithub.code_scanning import DOC as CS_DOC
-from tests.fakegithub.code_scanning import MSG_NO_ANALYSIS, CodeScanningState, alert_json
+from tests.fakegithub.code_scanning import (
+    MSG_NO_ANALYSIS,
+    CodeScanningState,
+    alert_json,
+    analysis_json,
+)
 from tests.fakegithub.code_scanning import merge_ref as cs_merge_ref
 
 APP_TOKEN = "app-token"
@@ -259,6 +264,9 @@ class FakeGitHub:
         self._check_runs: list[dict[str, Any]] = []
         self._files: dict[tuple[str, str], str] = {}
         self._commit_times: dict[str, str] = {}
+        # When a head commit arrived on GitHub (the pusher cannot set it): the created_at of the
+        # check suite GitHub makes for it on push (`GET commits/{sha}/check-suites`).
+        self._arrivals: dict[str, str] = {}
         self._faults: list[Fault] = []
         self._code_scanning = CodeScanningState()
         self._hooks: list[Callable[[FakeGitHub, RecordedRequest], None]] = []
@@ -391,6 +399,7 @@ class FakeGitHub:
         with self._lock:
             created = self._now()
             self._commit_times.setdefault(head_sha, created)
+            self._arrivals.setdefault(head_sha, created)
             head_full = head_repo or self.repo
             head_owner = head_full.partition("/")[0]
             base_owner = self.repo.partition("/")[0]
@@ -414,7 +423,7 @@ class FakeGitHub:
                 "updated_at": created,
                 "closed_at": None,
                 "merged_at": None,
-                "merge_commit_sha": None,
+                "merge_commit_sha": _merge_sha(head_sha),
                 "draft": False,
                 "head": {
                     "label": f"{head_owner}:{head_ref}",
@@ -448,8 +457,20 @@ class FakeGitHub:
         with self._lock:
             pull = self._pulls[number]
             pull["head"]["sha"] = head_sha
+            pull["merge_commit_sha"] = _merge_sha(head_sha)
             pull["updated_at"] = self._now()
             self._commit_times.setdefault(head_sha, pull["updated_at"])
+            self._arrivals.setdefault(head_sha, pull["updated_at"])
+
+    def set_commit_date(self, sha: str, when: str) -> None:
+        """The commit's committer and author date, as the pusher wrote it (any time at all)."""
+        with self._lock:
+            self._commit_times[sha] = when
+
+    def forget_arrival(self, sha: str) -> None:
+        """No check suite on `sha` (e.g. no App with checks permission saw the push)."""
+        with self._lock:
+            self._arrivals.pop(sha, None)
 
     def close_pull(self, number: int, *, merged: bool = False) -> None:
         with self._lock:
@@ -678,6 +699,7 @@ class FakeGitHub:
             )
             cs.alerts.append(alert)
             cs.analysed.add(ref)
+            self._analyse(pr)
             return json.loads(json.dumps(alert))
 
     def set_code_scanning_alert_state(self, number: int, state: str) -> None:
@@ -691,6 +713,22 @@ class FakeGitHub:
         """An analysis of the PR's merge ref that found nothing (alerts list `[]`, not 404)."""
         with self._lock:
             self._code_scanning.analysed.add(cs_merge_ref(pr))
+            self._analyse(pr)
+
+    def _analyse(self, pr: int) -> None:
+        """An analysis of the PR's current merge commit, as `GET code-scanning/analyses` lists
+        it (the fields of GitHub's "List code scanning analyses for a repository")."""
+        cs = self._code_scanning
+        sha = self._pulls[pr]["merge_commit_sha"] if pr in self._pulls else None
+        if sha is None or any(a["commit_sha"] == sha for a in cs.analyses):
+            return
+        aid = 9_000 + len(cs.analyses)
+        cs.analyses.insert(0, analysis_json(self.repo, aid, cs_merge_ref(pr), sha, self._now()))
+
+    def forget_code_scanning_analyses(self) -> None:
+        """No analysis of any merge commit yet (the analysis workflow has not finished)."""
+        with self._lock:
+            self._code_scanning.analyses.clear()
 
     def fail_code_scanning(self, kind: str, *, page: int | None = None, times: int = 100) -> None:
         """Make `GET code-scanning/alerts` fail as GitHub does, for the next `times` requests
@@ -703,7 +741,9 @@ class FakeGitHub:
             "unavailable": (503, None),
         }
         status, body = bodies[kind]
-        where = r"/code-scanning/alerts\?" + (rf"(?:.*&)?page={page}(?:&|$)" if page else "")
+        where = r"/code-scanning/(?:alerts|analyses)\?" + (
+            rf"(?:.*&)?page={page}(?:&|$)" if page else ""
+        )
         retries = {"Retry-After": "0"} if status >= 500 else {}
         self.inject("GET", where, status=status, body=body, headers=retries, times=times)
 
@@ -1041,6 +1081,8 @@ class FakeGitHub:
                 return self._paginate(ctx, items)
             if rest[2] == "check-runs":
                 return self._list_check_runs(ctx, rest[1])
+            if rest[2] == "check-suites":
+                return self._paginate(ctx, self._check_suites(rest[1]), wrap="check_suites")
         if head == "check-runs":
             if n == 1 and m == "POST":
                 return self._create_check_run(ctx)
@@ -1054,6 +1096,12 @@ class FakeGitHub:
                     return self._update_check_run(ctx, run)
         if head == "contents" and n >= 2 and m == "GET":
             return self._contents(ctx, "/".join(rest[1:]))
+        if rest == ["code-scanning", "analyses"] and m == "GET":
+            ref = dict(ctx.query).get("ref")
+            if not self._code_scanning.analyses:  # GitHub: 404 until any analysis exists
+                raise HttpError(404, MSG_NO_ANALYSIS, doc=CS_DOC)
+            items = [a for a in self._code_scanning.analyses if ref is None or a["ref"] == ref]
+            return self._paginate(ctx, items)
         if rest == ["code-scanning", "alerts"] and m == "GET":
             listed = self._code_scanning.listed(dict(ctx.query))
             if listed is None:
@@ -1084,6 +1132,37 @@ class FakeGitHub:
             "url": self._api(f"commits/{sha}"),
             "html_url": self._web(f"commit/{sha}"),
             "commit": {"author": person, "committer": person, "message": "change"},
+        }
+
+    def _check_suites(self, sha: str) -> list[dict[str, Any]]:
+        """`GET commits/{sha}/check-suites`: the suite GitHub Actions got when the commit was
+        pushed (created then), and one per App that created a check run on it later."""
+        if sha not in self._commit_times and sha not in self._arrivals:
+            raise HttpError(422, f"No commit found for SHA: {sha}", doc=f"{DOCS}/checks/suites")
+        suites: list[dict[str, Any]] = []
+        branch = next(
+            (p["head"]["ref"] for p in self._pulls.values() if p["head"]["sha"] == sha), None
+        )
+        if sha in self._arrivals:
+            suites.append(self._suite(sha, ACTIONS_APP, self._arrivals[sha], 0, branch))
+        for run in self._check_runs:
+            if run["head_sha"] == sha:
+                suites.append(self._suite(sha, run["app"], run["started_at"], run["id"], branch))
+        return suites
+
+    def _suite(
+        self, sha: str, app: dict[str, Any], created: str, key: int, branch: str | None
+    ) -> dict[str, Any]:
+        sid = 7_000_000 + zlib.crc32(f"{sha}:{app.get('id')}:{key}".encode()) % 1_000_000
+        return {
+            "id": sid,
+            "head_branch": branch,
+            "head_sha": sha,
+            "status": "queued",
+            "conclusion": None,
+            "app": {"id": app.get("id"), "slug": app.get("slug")},
+            "created_at": created,
+            "updated_at": created,
         }
 
     def _list_pulls(self, ctx: _Ctx) -> Reply:
@@ -1511,6 +1590,20 @@ class FakeGitHub:
                 st.roots[pr] = sha
             self.set_head(pr, sha)
 
+    def set_patch(self, sha: str, path: str, patch: str) -> None:
+        """The unified-diff `patch` of `path` in commit `sha`, as compare lists it (a compare
+        over several commits lists the newest commit's patch of the file)."""
+        with self._lock:
+            self._cycles().patches[(sha, path)] = patch
+
+    def outdate_review_comment(self, comment_id: int) -> None:
+        """GitHub marks an inline comment outdated: its lines changed, `line` is null."""
+        with self._lock:
+            comment = self._find(self._review_comments, comment_id)
+            assert comment is not None
+            comment["line"] = None
+            comment["start_line"] = None
+
     def forget_commit(self, sha: str) -> None:
         """The commit is gone (garbage-collected after a force-push): compare → 404."""
         with self._lock:
@@ -1576,10 +1669,13 @@ class FakeGitHub:
             else:
                 status, between = "diverged", chain
             files: list[str] = []
+            patch: dict[str, str] = {}
             for sha in reversed(between):
                 for name in st.files.get(sha, []):
                     if name not in files:
                         files.append(name)
+                    if (sha, name) in st.patches:
+                        patch[name] = st.patches[(sha, name)]
             return Reply(
                 200,
                 {
@@ -1588,7 +1684,11 @@ class FakeGitHub:
                     "behind_by": 0 if status != "diverged" else 1,
                     "total_commits": len(between),
                     "commits": [],
-                    "files": [{"filename": f, "status": "modified"} for f in files],
+                    "files": [
+                        {"filename": f, "status": "modified"}
+                        | ({"patch": patch[f]} if f in patch else {})
+                        for f in files
+                    ],
                 },
             )
         if rest[0] == "collaborators" and n == 3 and rest[2] == "permission" and m == "GET":
@@ -1697,6 +1797,7 @@ class _CyclesState:
     gone: set[str] = field(default_factory=set)
     permissions: dict[str, str] = field(default_factory=dict)
     threads: dict[int, tuple[bool, bool]] = field(default_factory=dict)
+    patches: dict[tuple[str, str], str] = field(default_factory=dict)  # (sha, path) → patch
 
 
 @dataclass
@@ -1730,6 +1831,11 @@ _DETAIL_ONLY = frozenset(
 
 class _RawText(str):
     """A non-JSON error body (e.g. an HTML 502 page)."""
+
+
+def _merge_sha(head_sha: str) -> str:
+    """The test merge commit GitHub makes for a PR head (`merge_commit_sha`)."""
+    return hashlib.sha1(f"merge:{head_sha}".encode()).hexdigest()
 
 
 def _public(item: dict[str, Any]) -> dict[str, Any]:
