@@ -493,7 +493,17 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
                 settled = run.settle(clock, first)
             except GatewayError as exc:
                 return run.fail(str(exc), pull)
-        return _publish_until_stable(run, clock, settled, first.pull.head_sha)
+            except Exception as exc:  # a bug must not leave an earlier success standing
+                return run.fail(internal_error(exc), pull)
+        try:
+            return _publish_until_stable(run, clock, settled, first.pull.head_sha)
+        except Exception as exc:  # as above: the required check says error, not the old green
+            return run.fail(internal_error(exc), settled.reading.pull)
+
+
+def internal_error(exc: Exception) -> str:
+    """The problem a crash reports: its type only (a message may quote untrusted text)."""
+    return f"internal error ({type(exc).__name__}): please report it with the job log"
 
 
 def _publish_until_stable(

@@ -168,6 +168,60 @@ def test_control_a_readable_pr_keeps_its_success(fake: FakeGitHub, tmp_path: Pat
     assert newest_check(fake, "ai-review")["conclusion"] == "success"
 
 
+def judge_in_process(fake: FakeGitHub, crash: bool, monkeypatch: pytest.MonkeyPatch) -> str:
+    """One `runner.evaluate` against the fake (a new comment since the green run, so no noop);
+    with `crash`, settling raises an unexpected error, as a bug would."""
+    import io
+
+    from reviewcoord import runner
+    from reviewcoord.actions_io import Log
+    from reviewcoord.github.pygithub_gateway import PyGithubGateway
+
+    def broken(self: object, *args: object, **kwargs: object) -> object:
+        raise RuntimeError("a bug, quoting untrusted text <script>")
+
+    if crash:
+        monkeypatch.setattr(runner._Evaluation, "settle", broken)
+    fake.add_issue_comment(2, login="mona", body="Any news?")
+
+    class Clock:
+        def now(self) -> float:
+            return 0.0
+
+        def sleep(self, seconds: float) -> None:
+            pass
+
+    req = runner.RunRequest(
+        repo="octo/app",
+        pr=2,
+        inputs={**AI_REVIEW, "settle": "none", "confirm-delay": "0"},
+        input_source="test",
+        config_path=".github/review-coordinator.yml",
+    )
+    with PyGithubGateway("octo/app", "app-token", base_url=fake.base_url, write_spacing=0) as gw:
+        outcome = runner.evaluate(req, gw, Clock(), Log(io.StringIO()))
+    return f"{outcome.gate}: {outcome.reason}"
+
+
+def test_a_crash_mid_run_leaves_no_earlier_success_standing(
+    fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    green_on_head(fake, tmp_path, AI_REVIEW)
+    said = judge_in_process(fake, crash=True, monkeypatch=monkeypatch)
+    assert said.startswith("error: internal error (RuntimeError)") and "<script>" not in said
+    assert newest_check(fake, "ai-review")["conclusion"] == "failure"
+    assert newest_status(fake, "ai-review") == "error"
+
+
+def test_control_the_same_run_without_the_crash_stays_green(
+    fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    green_on_head(fake, tmp_path, AI_REVIEW)
+    assert judge_in_process(fake, crash=False, monkeypatch=monkeypatch).startswith("go")
+    assert newest_check(fake, "ai-review")["conclusion"] == "success"
+    assert newest_status(fake, "ai-review") == "success"
+
+
 # --- honest go ---------------------------------------------------------------------------
 
 

@@ -26,8 +26,8 @@ from reviewcoord.github.gateway import (
 )
 from reviewcoord.github.paging import PagedReader
 from reviewcoord.github.transport import PER_PAGE, Response, Transport
-from reviewcoord.limits import MARKER
 from reviewcoord.judgement.evidence import any_hunks
+from reviewcoord.limits import MARKER
 from reviewcoord.model import Endpoint, RawComment
 
 # GitHub lists at most 300 files in a comparison (REST "Compare two commits").
@@ -280,6 +280,8 @@ def _issue_number(item: Any) -> int:
     if len(tail) != 3 or tail[1] != "issues" or not tail[2].isdigit():
         raise ValueError("field 'issue_url' does not name an issue")
     return int(tail[2])
+
+
 def _get_str(item: Any, key: str) -> str | None:
     value = item.get(key) if isinstance(item, dict) else None
     return value if isinstance(value, str) else None

@@ -19,7 +19,6 @@ from reviewcoord.bots import display_name, is_source, repeats_findings
 from reviewcoord.history import Entry, History
 from reviewcoord.ingest import Ingested, is_on_head
 from reviewcoord.judgement.context import CycleContext
-from reviewcoord.judgement.identity import base_sid
 from reviewcoord.judgement.evidence import (
     Evidence,
     Hunks,
@@ -29,6 +28,7 @@ from reviewcoord.judgement.evidence import (
     patch_evidence,
     shown_lines,
 )
+from reviewcoord.judgement.identity import base_sid
 from reviewcoord.model import CycleChange, Finding, Origin, ParsedComment, RawComment
 
 
