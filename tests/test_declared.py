@@ -495,3 +495,49 @@ def test_control_no_trigger_means_never_asked() -> None:
 
     declared = parse_reviewers({"kilo": {"logins": ["kilo[bot]"]}}, registry)
     assert profile("kilo", declared["kilo"]).trigger == ""
+
+
+# --- issue 15 #10: a declared tracker's done line is "finishing", not the review -----------
+
+FINISHING_REVIEWER = """
+reviewers:
+  kilo:
+    logins: ['kilo-code-bot']
+    severity:
+      pattern: '\\*\\*(Critical|Warning)\\*\\*'
+      levels: {critical: critical, warning: medium}
+    reviewed: ['^## Review complete']
+    finishing: ['^Review completed']
+"""
+
+
+def test_a_declared_trackers_done_line_makes_the_reviewer_finishing_not_reviewed() -> None:
+    from reviewcoord.ingest import FINISHING, finished_by_grace
+
+    settings = build(FINISHING_REVIEWER)
+    with declared_scope(settings):
+        tracker = kilo_says("Review completed ✅ (posting the findings)", "issue_comment", cid=7)
+        got = ingest([tracker], head_sha=HEAD)
+        assert got.state("kilo") == "working" and got.bots["kilo"].detail == FINISHING
+        assert got.finishing == frozenset({"kilo"})
+        # Past the grace it counts as reviewed (the run's clock decides when; not here).
+        assert finished_by_grace(got, ["kilo"], 60).state("kilo") == "reviewed"
+        # Control: its review landing after the tracker counts at once.
+        review = kilo_says("## Review complete\n\nNo issues.", "review", cid=8)
+        both = ingest([tracker, review], head_sha=HEAD)
+        assert both.state("kilo") == "reviewed" and both.finishing == frozenset()
+
+
+def test_control_without_a_finishing_phrase_the_done_line_is_noise() -> None:
+    settings = build(FINISHING_REVIEWER.replace("    finishing: ['^Review completed']\n", ""))
+    with declared_scope(settings):
+        tracker = kilo_says("Review completed ✅ (posting the findings)", "issue_comment", cid=7)
+        assert ingest([tracker], head_sha=HEAD).state("kilo") == "not_seen"
+
+
+def test_a_finishing_phrase_never_hides_a_finding() -> None:
+    settings = build(FINISHING_REVIEWER)
+    with declared_scope(settings):
+        text = "Review completed\n\n**Critical** The token is logged in `src/a.py:3`."
+        got = ingest([kilo_says(text, "issue_comment", cid=9)], head_sha=HEAD)
+        assert [f.severity for f in got.findings] == ["critical"]

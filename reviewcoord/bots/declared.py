@@ -9,7 +9,7 @@ and the `BotProfile` built from a declaration (`profile`), whose parser reads co
   first match, else none (`medium`); its title is the first line after that label when the
   body opens with it, else the body's first line; no phrase is looked for in it;
 * any other comment (review body, PR comment, thread reply) is read for its phrases and its
-  pattern: `failed` > `working` > `reviewed` when several match; each `severity.pattern`
+  pattern: `failed` > `working` > `reviewed` > `finishing` when several match; each `severity.pattern`
   match is one finding, kept whatever the phrase says (so a `failed` or `in_progress` comment
   may carry findings: never drop a blocker); nothing matched → noise;
 * findings make the bot `reviewed` only when it declares no `reviewed` phrase; with one, only
@@ -142,6 +142,9 @@ class DeclaredReviewer(Frozen):
     reviewed: Phrases = ()
     working: Phrases = ()
     failed: Phrases = ()
+    # A tracker's done line ("Review completed") whose review follows in another comment: the
+    # reviewer is *finishing* (waited for up to `finishing-grace`), not yet reviewed.
+    finishing: Phrases = ()
     pack: ReviewerPack = "fast"  # a declared reviewer is waited for
     # The account it posts from: an App (`type: Bot`, login `name[bot]`), or a user account
     # (`type: User`) that must be declared as such — it is then shown as a user account.
@@ -285,6 +288,7 @@ class _Matches:
     failed: re.Match[str] | None
     working: re.Match[str] | None
     reviewed: re.Match[str] | None
+    finishing: re.Match[str] | None
     labels: tuple[re.Match[str], ...]
 
 
@@ -347,7 +351,7 @@ class DeclaredParser:
         label_re = _compiled(d.severity.pattern) if d.severity is not None else None
         if inline:
             first = label_re.search(text) if label_re is not None else None
-            return _Matches(None, None, None, (first,) if first else ())
+            return _Matches(None, None, None, None, (first,) if first else ())
         # Phrases are the bot's own statements: never read inside what it quotes (code, code
         # spans, block quotes). Labels are read everywhere: a finding is kept, never dropped.
         words = own_words(text)
@@ -355,6 +359,7 @@ class DeclaredParser:
             failed=_first(d.failed, words),
             working=_first(d.working, words),
             reviewed=_first(d.reviewed, words),
+            finishing=_first(d.finishing, words),
             labels=tuple(label_re.finditer(text)) if label_re is not None else (),
         )
 
@@ -406,6 +411,11 @@ class DeclaredParser:
         if matches.reviewed is not None:
             kind: CommentKind = "finding" if findings else "reviewed"
             return _parsed(kind, findings, "reviewed phrase")
+        if matches.finishing is not None and not findings:
+            done = _parsed(
+                "reviewed", (), "finishing phrase", detail=_line_of(body, matches.finishing)
+            )
+            return done.model_copy(update={"tracker_done": True})
         if findings:
             return _parsed("finding", findings, "pattern findings", finished=self._findings_finish)
         return noise("declared reviewer comment without a finding or a phrase")
