@@ -10,8 +10,9 @@ and the `BotProfile` built from a declaration (`profile`), whose parser reads co
   body opens with it, else the body's first line; no phrase is looked for in it;
 * any other comment (review body, PR comment, thread reply) is read for its phrases and its
   pattern: `failed` > `working` > `reviewed` > `finishing` when several match; each
-  `severity.pattern` match is one finding, kept whatever the phrase says (so a `failed` or `in_progress` comment
-  may carry findings: never drop a blocker); nothing matched → noise;
+  `severity.pattern` match is one finding, kept whatever the phrase says (so a `failed` or
+  `in_progress` comment may carry findings: never drop a blocker); nothing matched → noise;
+  a `finishing` match without findings is a tracker's done line (`tracker_done`);
 * findings make the bot `reviewed` only when it declares no `reviewed` phrase; with one, only
   a comment matching it is the finished review of its commit;
 * every pattern runs with `re.MULTILINE` on at most `MAX_TEXT` characters, under one time
