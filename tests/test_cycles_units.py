@@ -730,7 +730,8 @@ def test_a_bot_comment_edited_by_someone_else_gates_at_its_first_read_level() ->
     comments = [gone, first[1], codex_review(HEAD2, 501)]
     ingested = ingest(comments, head_sha=HEAD2, own_login="github-actions[bot]")
     subject = Subject("octo/app", 2, HEAD2, comments, ingested, ["codex"])
-    c2 = ctx(h1, touched=frozenset({"a.py"}))
+    # Even with evidence about its lines (a hunk over a.py:10), the edit by someone else holds it.
+    c2 = ctx(h1, touched=frozenset({"a.py"}), hunks={"a.py": ((8, 5),)})
     assert judge_reading(subject, c2, edits=held).verdict.gate == "block"
     assert judge_reading(subject, c2).verdict.gate == "go"  # control: the bot's own edit
 

@@ -105,6 +105,7 @@ def build(fake: FakeGitHub, tmp: Path) -> Repo:
     repo.codex_clean(11, head)
     assert repo.judge(11).outputs["gate"] == "block"
     fake.push(11, sha(11, 2), ["mise.lock"])
+    fake.set_patch(sha(11, 2), "mise.lock", "@@ -150,10 +150,8 @@\n-a\n+b")  # the bug's lines
     repo.cursor_clean(11, sha(11, 2), minutes=30)  # measured on the first head only
     repo.codex_clean(11, sha(11, 2))
     assert repo.judge(11).outputs["gate"] == "go"
@@ -153,6 +154,7 @@ def build(fake: FakeGitHub, tmp: Path) -> Repo:
     fake.add_review_comment(18, login=CURSOR, body=same, path="src/app.py", line=7, commit_id=head)
     assert repo.judge(18).outputs["gate"] == "block"
     fake.push(18, sha(18, 2), ["src/app.py"])
+    fake.set_patch(sha(18, 2), "src/app.py", "@@ -1,10 +1,8 @@\n-a\n+b")  # lines 1-10
     repo.cursor_clean(18, sha(18, 2))
     repo.codex_clean(18, sha(18, 2))
     assert repo.judge(18).outputs["gate"] == "go"
