@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 
 from tests.bots_support import load_corpus
 from tests.fakegithub import FakeGitHub
+from tests.verdict_contract import check_verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 PAYLOADS = Path(__file__).parent / "fixtures/payloads"
@@ -165,3 +167,15 @@ def all_clean(fake: FakeGitHub, pr: int = 2, head: str = HEAD) -> None:
     fake.add_review(pr, login=CURSOR, body=cursor_clean(head), commit_id=head)
     fake.add_review(pr, login=COPILOT_REVIEWER, body=body("Z12"), commit_id=head)
     fake.add_review(pr, login=CLAUDE, body=body("L_cca1078_lgtm"), commit_id=head)
+
+
+def verdict_of(
+    run: Run, *, declared: Collection[str] = (), exit_ok: bool = False
+) -> dict[str, Any]:
+    """The verdict file a run wrote, checked against the contract (interface §5); `exit_ok`:
+    the run must also have exited 0; `declared`: the keys of the reviewers its config declares."""
+    if exit_ok:
+        assert run.returncode == 0, run.log
+    verdict: dict[str, Any] = json.loads(Path(run.outputs["verdict-file"]).read_text())
+    check_verdict(verdict, declared)
+    return verdict

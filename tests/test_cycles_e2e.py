@@ -3,7 +3,6 @@ against the fake GitHub; the only state between runs is what GitHub holds (our s
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,10 +20,10 @@ from tests.e2e_support import (
     cursor_clean,
     run_action,
     stickies,
+    verdict_of,
     writes,
 )
 from tests.fakegithub import FakeGitHub
-from tests.verdict_contract import check_verdict
 
 pytestmark = pytest.mark.e2e
 
@@ -62,12 +61,6 @@ class Runner:
         run = run_action(self.fake, self.tmp / str(self.n), inputs=dict(INPUTS), **kw)
         assert run.returncode == 0, run.log
         return run
-
-
-def verdict_of(run: Run) -> dict[str, Any]:
-    v = json.loads(Path(run.outputs["verdict-file"]).read_text())
-    check_verdict(v)
-    return v
 
 
 def sticky_body(fake: FakeGitHub) -> str:

@@ -5,10 +5,8 @@ listed as unreviewed, and with `require-bots` it blocks, by name."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -22,9 +20,9 @@ from tests.e2e_support import (
     cursor_clean,
     run_action,
     stickies,
+    verdict_of,
 )
 from tests.fakegithub import FakeGitHub
-from tests.verdict_contract import check_verdict
 
 pytestmark = pytest.mark.e2e
 
@@ -51,12 +49,6 @@ def fast_pack_clean(fake: FakeGitHub) -> None:
 
 def review_reads(fake: FakeGitHub) -> int:
     return sum(1 for r in fake.request_log() if r.method == "GET" and "/pulls/2/reviews" in r.path)
-
-
-def verdict_of(run: Any) -> dict[str, Any]:
-    verdict: dict[str, Any] = json.loads(Path(run.outputs["verdict-file"]).read_text())
-    check_verdict(verdict)
-    return verdict
 
 
 def test_codex_usage_limit_is_unreviewed_and_not_waited_for(

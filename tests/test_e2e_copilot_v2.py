@@ -13,9 +13,16 @@ from typing import Any
 
 import pytest
 
-from tests.e2e_support import COPILOT, COPILOT_REVIEWER, HEAD, body, run_action, stickies
+from tests.e2e_support import (
+    COPILOT,
+    COPILOT_REVIEWER,
+    HEAD,
+    body,
+    run_action,
+    stickies,
+    verdict_of,
+)
 from tests.fakegithub import FakeGitHub
-from tests.verdict_contract import check_verdict
 
 pytestmark = pytest.mark.e2e
 
@@ -35,12 +42,6 @@ def fake() -> Iterator[FakeGitHub]:
     with FakeGitHub() as gh:
         gh.add_pull(2, head_sha=HEAD)
         yield gh
-
-
-def verdict_of(run: Any) -> dict[str, Any]:
-    verdict: dict[str, Any] = json.loads(Path(run.outputs["verdict-file"]).read_text())
-    check_verdict(verdict)
-    return verdict
 
 
 def judged(fake: FakeGitHub, tmp_path: Path, review: str, state: str) -> dict[str, Any]:

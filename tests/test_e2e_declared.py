@@ -4,7 +4,6 @@ is judged like a built-in bot, through entrypoint.py against the fake GitHub."""
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,8 +13,8 @@ import pytest
 from tests.declared_support import KILO_CONFIG as DECLARED
 from tests.declared_support import KILO_LOGIN as KILO
 from tests.e2e_support import HEAD, Run, run_action, stickies
+from tests.e2e_support import verdict_of as checked_verdict
 from tests.fakegithub import FakeGitHub
-from tests.verdict_contract import check_verdict
 
 pytestmark = pytest.mark.e2e
 
@@ -30,9 +29,7 @@ def fake() -> Iterator[FakeGitHub]:
 
 
 def verdict_of(run: Run) -> dict[str, Any]:
-    verdict: dict[str, Any] = json.loads(Path(run.outputs["verdict-file"]).read_text())
-    check_verdict(verdict, declared={"kilo"})
-    return verdict
+    return checked_verdict(run, declared={"kilo"})
 
 
 def test_a_declared_reviewer_blocks_on_its_critical_inline_finding(

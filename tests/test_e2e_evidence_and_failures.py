@@ -7,7 +7,6 @@ GitHub), each beside its control: the same input without the attack behaves as i
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,13 +19,12 @@ from tests.e2e_support import (
     CURSOR,
     HEAD,
     NEW_HEAD,
-    Run,
     body,
     cursor_clean,
     run_action,
+    verdict_of,
 )
 from tests.fakegithub import FakeGitHub
-from tests.verdict_contract import check_verdict
 
 pytestmark = pytest.mark.e2e
 
@@ -40,12 +38,6 @@ def fake() -> Iterator[FakeGitHub]:
         gh.add_pull(2, head_sha=HEAD)
         gh.set_commit_files(HEAD, ["src/app.py"])
         yield gh
-
-
-def verdict_of(run: Run) -> dict[str, Any]:
-    v = json.loads(Path(run.outputs["verdict-file"]).read_text())
-    check_verdict(v)
-    return v
 
 
 def claude_clean(fake: FakeGitHub) -> None:

@@ -4,16 +4,13 @@ others' (entrypoint.py against the fake GitHub on 127.0.0.1, real corpus bodies)
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.e2e_support import CURSOR, HEAD, body, cursor_clean, run_action, stickies
+from tests.e2e_support import CURSOR, HEAD, body, cursor_clean, run_action, stickies, verdict_of
 from tests.fakegithub import FakeGitHub
-from tests.verdict_contract import check_verdict
 
 pytestmark = pytest.mark.e2e
 
@@ -29,12 +26,6 @@ def fake() -> Iterator[FakeGitHub]:
         gh.add_pull(2, head_sha=HEAD)
         gh.add_pull(OTHER_PR, head_sha="d" * 40)
         yield gh
-
-
-def verdict_of(run: Any) -> dict[str, Any]:
-    verdict: dict[str, Any] = json.loads(Path(run.outputs["verdict-file"]).read_text())
-    check_verdict(verdict)
-    return verdict
 
 
 def test_auto_expects_the_new_reviewers_seen_on_other_prs(fake: FakeGitHub, tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ withdrawal, Claude's critical layouts — never give `go`; beside each, its cont
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,8 +11,8 @@ from typing import Any
 import pytest
 
 from tests.e2e_support import CLAUDE, HEAD, Run, body, run_action, stickies
+from tests.e2e_support import verdict_of as checked_verdict
 from tests.fakegithub import FakeGitHub
-from tests.verdict_contract import check_verdict
 
 pytestmark = pytest.mark.e2e
 
@@ -43,10 +42,7 @@ def fake() -> Iterator[FakeGitHub]:
 
 
 def verdict_of(run: Run) -> dict[str, Any]:
-    assert run.returncode == 0, run.log
-    verdict: dict[str, Any] = json.loads(Path(run.outputs["verdict-file"]).read_text())
-    check_verdict(verdict)
-    return verdict
+    return checked_verdict(run, exit_ok=True)
 
 
 def test_claude_critical_quoting_code_review_skipped_blocks(

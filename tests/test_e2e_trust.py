@@ -23,10 +23,11 @@ from tests.e2e_support import (
     Run,
     run_action,
     stickies,
+    verdict_of,
     writes,
 )
 from tests.fakegithub import FakeGitHub
-from tests.test_cycles_e2e import AUTHOR, INPUTS, cursor_bug, record, sticky_body, verdict_of
+from tests.test_cycles_e2e import AUTHOR, INPUTS, cursor_bug, record, sticky_body
 from tests.workflow_support import dispatch
 
 pytestmark = pytest.mark.e2e
