@@ -29,7 +29,9 @@ def _parser() -> Parser:
     p.add_argument(
         "--prs", type=int, default=DEFAULT_PRS, help=f"how many open PRs (default {DEFAULT_PRS})"
     )
-    p.add_argument("--format", choices=["text", "json"], default="text", help="what to print")
+    p.add_argument(
+        "--format", choices=["text", "json"], default="text", help="what to print (default text)"
+    )
     return p
 
 

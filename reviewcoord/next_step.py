@@ -3,7 +3,7 @@ workflow can branch on. The sticky and the check run say the same in words (_nex
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from reviewcoord.bots import is_source
 from reviewcoord.model import Verdict
@@ -17,15 +17,7 @@ NextStep = Literal[
     "fix_config",
     "github_unreadable",
 ]
-NEXT_STEPS: tuple[NextStep, ...] = (
-    "none",
-    "fix_findings",
-    "accept_or_fix",
-    "wait_review",
-    "rerequest_review",
-    "fix_config",
-    "github_unreadable",
-)
+NEXT_STEPS: tuple[NextStep, ...] = get_args(NextStep)
 _WAITING = ("not_seen", "working")
 
 
