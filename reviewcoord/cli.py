@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, TextIO
 
 from reviewcoord import __version__
 from reviewcoord.bots import reviewer_keys
-from reviewcoord.bots.code_scanning import AlertRead, merge_ref
 from reviewcoord.config import (
     DEFAULT_CONFIG_PATH,
     MAX_CONFIG_BYTES,
@@ -109,9 +108,9 @@ def _build_parser() -> argparse.ArgumentParser:
     judge.add_argument(
         "--code-scanning",
         action="store_true",
-        help="judge the PR's open code-scanning alerts; the gate is never go unless they were "
-        "read (a replay: the snapshot's code_scanning_alerts) (default: the config file's "
-        "code-scanning, else off; a replay judges any alerts its snapshot holds)",
+        help="judge GitHub code scanning's open results on the PR; the gate is never go unless "
+        "they were read (a replay: those its snapshot holds) (default: the config file's "
+        "code-scanning, else off; a replay judges any its snapshot holds)",
     )
     out = p.add_argument_group("output")
     out.add_argument(
@@ -204,17 +203,6 @@ def expected_for_replay(settings: Settings, seen: Mapping[BotKey, int]) -> list[
     return [b for b in reviewer_keys() if b in found or b in named]
 
 
-def replayed_alerts(snap: Snapshot, settings: Settings) -> AlertRead | None:
-    """The snapshot's code-scanning alerts as if read live; with `--code-scanning` and none
-    saved, a failed read (the gate is never go on alerts nobody read)."""
-    ref = merge_ref(snap.pull.number)
-    if snap.code_scanning_alerts is not None:
-        return AlertRead(ref, alerts=snap.code_scanning_alerts)
-    if settings.code_scanning:
-        return AlertRead(ref, problem="the snapshot holds no code scanning alerts")
-    return None
-
-
 # Flags that only mean something against GitHub: with --replay they are an error, not ignored.
 LIVE_ONLY = {
     "settle": "--settle",
@@ -264,8 +252,9 @@ def _judge_snapshot(
     args: argparse.Namespace, settings: Settings, out: TextIO, env: Mapping[str, str] | None
 ) -> int:
     from reviewcoord import snapshot
-    from reviewcoord.ingest import ingest, with_alerts
+    from reviewcoord.ingest import ingest
     from reviewcoord.pipeline import verdict_from
+    from reviewcoord.reading import for_replay
 
     snap = snapshot.load(args.replay)
     if args.repo and args.repo.strip().casefold() != snap.repo.casefold():
@@ -275,16 +264,14 @@ def _judge_snapshot(
         )
     if snap.pull.number != args.pr:
         raise UsageError(f"{args.replay}: the snapshot is PR {snap.pull.number}, not PR {args.pr}")
-    table = merged_table(settings.severity)
+    evidence = for_replay(snap.evidence, snap.pull.number, code_scanning=settings.code_scanning)
     ingested = ingest(
-        snap.comments,
+        evidence.comments,
         head_sha=snap.pull.head_sha,
         pr_by_bot=snap.pull.author_type.casefold() == "bot",
-        table=table,
+        table=merged_table(settings.severity),
+        evidence=evidence,
     )
-    alerts = replayed_alerts(snap, settings)
-    if alerts is not None:
-        ingested = with_alerts(ingested, alerts, table)
     verdict = verdict_from(
         ingested,
         repo=snap.repo,

@@ -216,9 +216,10 @@ class Cycles:
         self.notice = f"{why}: its record was discarded and the PR judged again from its comments"
         self._contexts.clear()
 
-    def fingerprint(self, comments: Sequence[RawComment], alerts: str = "") -> str:
-        """`alerts`: the digest of the run's code-scanning read, when it made one."""
-        return fingerprint(comments, self.own_login, self.settings.model_dump_json() + alerts)
+    def fingerprint(self, comments: Sequence[RawComment], evidence: str = "") -> str:
+        """`evidence`: the digest of what the rest of the reading said (its check runs,
+        statuses, reactions, a source's list: `Ingested.evidence_digest`)."""
+        return fingerprint(comments, self.own_login, self.settings.model_dump_json() + evidence)
 
     def recorded_expected(self, head_sha: str) -> list[BotKey] | None:
         """The expected bots the record resolved for this head, if it is the recorded one."""
@@ -229,17 +230,18 @@ class Cycles:
             return None
         return list(rec.expected)
 
-    def is_noop(self, reading: Reading, alerts: Callable[[], str] = lambda: "") -> bool:
-        """The head is the last reviewed one, nothing changed since, and the last run finished
-        publishing (its sticky is not marked stale and its check run completed on this head).
-        `alerts` reads the code-scanning alerts (their digest), only once the head matches."""
+    def is_noop(self, reading: Reading) -> bool:
+        """The head is the last reviewed one, nothing changed since (its comments and what the
+        rest of its reading says), and the last run finished publishing (its sticky is not
+        marked stale and its check run completed on this head)."""
         from reviewcoord.render import STALE_PREFIX
 
         rec, sticky = self.record, self.sticky
         head = reading.pull.head_sha
         if rec is None or sticky is None or rec.last_head != head:
             return False
-        if rec.fingerprint != seal(rec, self.fingerprint(reading.comments, alerts())):
+        evidence = reading.ingested.evidence_digest
+        if rec.fingerprint != seal(rec, self.fingerprint(reading.comments, evidence)):
             return False
         if STALE_PREFIX in sticky.body:
             self.log.info("the last verdict is marked stale: judging again")
@@ -285,10 +287,10 @@ class Cycles:
         return self._permissions[login]
 
     def context(
-        self, head_sha: str, comments: Sequence[RawComment], alerts: str = "", *, noop: bool = False
+        self, head_sha: str, comments: Sequence[RawComment], evidence: str = "", *, noop: bool = False
     ) -> CycleContext:
         cached = self._contexts.get(head_sha)
-        fp = self.fingerprint(comments, alerts)
+        fp = self.fingerprint(comments, evidence)
         if cached is not None:
             return CycleContext(
                 **{**cached.__dict__, "fingerprint": fp, "permission_from_record": noop}

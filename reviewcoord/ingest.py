@@ -21,7 +21,9 @@ comment we could not classify signals nothing: its finding is kept, the bot is n
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -30,12 +32,12 @@ from reviewcoord.bots import (
     bot_for_author,
     bot_keys,
     bot_pr_skip,
-    code_scanning,
     display_name,
+    is_source,
     parse_comment,
     reviewer_keys,
 )
-from reviewcoord.bots.code_scanning import AlertRead
+from reviewcoord.bots.checks import EvidenceContext, Said
 from reviewcoord.limits import MARKER as MARKER  # re-exported for its older importers
 from reviewcoord.marks import Marked, apply_marks
 from reviewcoord.model import (
@@ -48,6 +50,7 @@ from reviewcoord.model import (
     ParseNote,
     RawComment,
 )
+from reviewcoord.reading import Evidence
 
 PENDING_STATES: frozenset[str] = frozenset({"not_seen", "working"})
 # The head time of an offline judgement (a replay, a unit test): it has no GitHub clock, so
@@ -74,6 +77,9 @@ class Ingested:
     # Bots whose newest signal on the head is a tracker's "done" with no review yet: shown
     # `working` (FINISHING) until the review lands or the run's `finishing-grace` has passed.
     finishing: frozenset[BotKey] = frozenset()
+    # What the reading's parts beyond comments said (their states, a source's findings), for
+    # the noop's fingerprint; "" when nothing but comments was read.
+    evidence_digest: str = ""
 
     def state(self, bot: BotKey) -> BotState:
         status = self.bots.get(bot)
@@ -194,6 +200,7 @@ _UNDATED = ANY_TIME
 
 
 FINISHING = "finishing: its tracker says completed; its review has not landed yet"
+FINISHING_CHECK = "finishing: its review has not landed yet"
 
 
 @dataclass(frozen=True)
@@ -241,6 +248,75 @@ def _newest(signals: Sequence[_Signal]) -> tuple[BotStatus, bool]:
     return status, current.finishing
 
 
+@dataclass
+class _Tally:
+    """What the comments say, gathered comment by comment (`_read_comment`)."""
+
+    findings: list[Finding] = field(default_factory=list)
+    notes: list[ParseNote] = field(default_factory=list)
+    unknown: set[str] = field(default_factory=set)
+    seen: dict[BotKey, int] = field(default_factory=dict)
+    signals: dict[BotKey, list[_Signal]] = field(default_factory=dict)
+    withdrawals: list[tuple[BotKey, RawComment, int]] = field(default_factory=list)
+    impostors: dict[str, BotKey] = field(default_factory=dict)
+    reviewed_at: dict[BotKey, datetime] = field(default_factory=dict)
+    unreadable: set[BotKey] = field(default_factory=set)
+    marked: list[Marked] = field(default_factory=list)
+
+    def reviewed(self, bot: BotKey, when: datetime | None) -> None:
+        earliest = self.reviewed_at.get(bot)
+        if when is not None and (earliest is None or when < earliest):
+            self.reviewed_at[bot] = when
+
+
+def _author(tally: _Tally, comment: RawComment, own_login: str | None) -> BotKey | None:
+    """The reviewer who wrote `comment` (login and type), or None — noting impostors and
+    unknown bots on the way."""
+    bot = bot_for_author(comment.author_login, comment.author_type)
+    if bot is not None:
+        return bot
+    imitated = REGISTRY.impostor_of(comment.author_login, comment.author_type)
+    if imitated is not None:
+        tally.impostors.setdefault(comment.author_login, imitated)
+    elif comment.author_type.casefold() == "bot" and comment.author_login != own_login:
+        tally.unknown.add(comment.author_login)
+    return None
+
+
+def _read_comment(
+    tally: _Tally,
+    bot: BotKey,
+    comment: RawComment,
+    on_head: Callable[[RawComment, ParsedComment], bool],
+    table: Mapping[str, Mapping[str, Level]] | None,
+) -> None:
+    tally.seen[bot] = tally.seen.get(bot, 0) + 1
+    parsed = parse_comment(bot, comment, table)
+    tally.findings.extend(parsed.findings)
+    if parsed.withdraws is not None:
+        tally.withdrawals.append((bot, comment, parsed.withdraws))
+    if parsed.marks:
+        tally.marked.append((bot, comment, parsed.marks))
+    if parsed.parse_note:
+        tally.notes.append(ParseNote(bot=bot, url=comment.html_url, note=parsed.parse_note))
+        tally.unreadable.add(bot)
+    state = _signal(parsed)
+    if state is None or not on_head(comment, parsed):
+        return
+    if state == "reviewed":
+        tally.reviewed(bot, comment.created_at)
+    done = parsed.tracker_done and state == "reviewed"
+    if state == "unreadable":
+        detail = unreadable_detail(comment.endpoint)
+    else:
+        detail = FINISHING if done else parsed.detail
+    when = comment.updated_at or comment.created_at or _UNDATED
+    signal = _Signal(
+        "working" if done else state, when, comment.id, detail, comment.html_url, finishing=done
+    )
+    tally.signals.setdefault(bot, []).append(signal)
+
+
 def ingest(
     comments: Iterable[RawComment],
     *,
@@ -249,68 +325,33 @@ def ingest(
     own_login: str | None = None,
     pr_by_bot: bool = False,
     table: Mapping[str, Mapping[str, Level]] | None = None,
+    evidence: Evidence | None = None,
 ) -> Ingested:
     """Every comment → findings (levelled under `table`: the effective severity table, default
-    docs/severity.md), each known bot's run state on the head, unknown bots, parse notes."""
-    findings: list[Finding] = []
-    notes: list[ParseNote] = []
-    unknown: set[str] = set()
-    seen: dict[BotKey, int] = {}
-    signals: dict[BotKey, list[_Signal]] = {}
-    withdrawals: list[tuple[BotKey, RawComment, int]] = []
-    impostors: dict[str, BotKey] = {}
-    reviewed_at: dict[BotKey, datetime] = {}
-    unreadable: set[BotKey] = set()
-    marked: list[Marked] = []
+    docs/severity.md), each known bot's run state on the head, unknown bots, parse notes; then
+    what the rest of the reading (`evidence`: check runs, statuses, reactions, a source's list) says,
+    asked of each profile that reads it (reviewcoord/bots/checks.py)."""
+    tally = _Tally()
+
+    def on_head(comment: RawComment, parsed: ParsedComment) -> bool:
+        return is_on_head(comment, parsed, head_sha, head_time)
+
     for comment in sorted(comments, key=lambda c: (c.endpoint, c.id)):
         if is_ours(comment, own_login):
             continue
-        bot = bot_for_author(comment.author_login, comment.author_type)
-        if bot is None:
-            imitated = REGISTRY.impostor_of(comment.author_login, comment.author_type)
-            if imitated is not None:
-                impostors.setdefault(comment.author_login, imitated)
-            elif comment.author_type.casefold() == "bot" and comment.author_login != own_login:
-                unknown.add(comment.author_login)
-            continue
-        seen[bot] = seen.get(bot, 0) + 1
-        parsed = parse_comment(bot, comment, table)
-        findings.extend(parsed.findings)
-        if parsed.withdraws is not None:
-            withdrawals.append((bot, comment, parsed.withdraws))
-        if parsed.marks:
-            marked.append((bot, comment, parsed.marks))
-        if parsed.parse_note:
-            notes.append(ParseNote(bot=bot, url=comment.html_url, note=parsed.parse_note))
-            unreadable.add(bot)
-        state = _signal(parsed)
-        if state is None or not is_on_head(comment, parsed, head_sha, head_time):
-            continue
-        if state == "reviewed" and comment.created_at is not None:
-            earliest = reviewed_at.get(bot)
-            if earliest is None or comment.created_at < earliest:
-                reviewed_at[bot] = comment.created_at
-        when = comment.updated_at or comment.created_at or _UNDATED
-        done = parsed.tracker_done and state == "reviewed"
-        if state == "unreadable":
-            detail = unreadable_detail(comment.endpoint)
-        else:
-            detail = FINISHING if done else parsed.detail
-        signals.setdefault(bot, []).append(
-            _Signal(
-                "working" if done else state,
-                when,
-                comment.id,
-                detail,
-                comment.html_url,
-                finishing=done,
-            )
-        )
-    findings = _withdraw(findings, withdrawals, notes)
-    findings = apply_marks(findings, marked, notes, table)
-    newest = {bot: _newest(signals.get(bot, [])) for bot in bot_keys()}
+        bot = _author(tally, comment, own_login)
+        if bot is not None:
+            _read_comment(tally, bot, comment, on_head, table)
+    findings = _withdraw(tally.findings, tally.withdrawals, tally.notes)
+    findings = apply_marks(findings, tally.marked, tally.notes, table)
+    newest = {bot: _newest(tally.signals.get(bot, [])) for bot in bot_keys()}
     states = {bot: status for bot, (status, _f) in newest.items()}
-    finishing = frozenset(bot for bot, (_s, done) in newest.items() if done)
+    finishing = {bot for bot, (_s, done) in newest.items() if done}
+    said: dict[BotKey, str] = {}
+    if evidence is not None:
+        findings = _apply_evidence(
+            evidence, findings, states, finishing, tally, said, head_time=head_time, table=table
+        )
     if pr_by_bot:
         for bot in bot_keys():
             reason = bot_pr_skip(bot)
@@ -319,14 +360,93 @@ def ingest(
     return Ingested(
         findings=_dedupe(findings),
         bots=states,
-        unknown_bots=sorted(unknown),
-        parse_notes=sorted(notes, key=lambda n: (n.bot, n.url, n.note)),
-        seen=seen,
-        impostors=dict(sorted(impostors.items())),
-        reviewed_at=reviewed_at,
-        unreadable=frozenset(unreadable),
-        finishing=finishing,
+        unknown_bots=sorted(tally.unknown),
+        parse_notes=sorted(tally.notes, key=lambda n: (n.bot, n.url, n.note)),
+        seen=tally.seen,
+        impostors=dict(sorted(tally.impostors.items())),
+        reviewed_at=tally.reviewed_at,
+        unreadable=frozenset(tally.unreadable),
+        finishing=frozenset(finishing),
+        evidence_digest=_digest(said) if said else "",
     )
+
+
+def _apply_evidence(
+    evidence: Evidence,
+    findings: list[Finding],
+    states: dict[BotKey, BotStatus],
+    finishing: set[BotKey],
+    tally: _Tally,
+    said: dict[BotKey, str],
+    *,
+    head_time: datetime | None,
+    table: Mapping[str, Mapping[str, Level]] | None,
+) -> list[Finding]:
+    """Ask each profile that reads a part of `evidence` what it says; combine it with what the
+    comments said (`_combined`). Updates `states`, `finishing`, `tally` and `said` in place;
+    returns the findings (a source's own list replaces its comments' findings)."""
+    for profile in REGISTRY.profiles():
+        if profile.evidence is None or not profile.reads or not evidence.has(profile.reads):
+            continue
+        bot = profile.key
+        mine = [f for f in findings if f.bot == bot]
+        context = EvidenceContext(bot, profile.logins, mine, head_time)
+        result = profile.evidence(evidence, context)
+        tally.notes.extend(result.notes)
+        if result.seen:
+            tally.seen[bot] = tally.seen.get(bot, 0) + result.seen
+        if result.findings is not None:
+            rest = [f for f in findings if f.bot != bot]
+            findings = [*rest, *REGISTRY.levelled(result.findings, table)]
+        if result.said is None:
+            continue
+        said[bot] = f"{result.said.state}:{result.said.detail}:{_facts(result.findings)}"
+        authoritative = result.findings is not None
+        status, done = _combined(states[bot], bot in finishing, result.said, authoritative)
+        states[bot] = status
+        finishing.discard(bot)
+        if done:
+            finishing.add(bot)
+        if status.state == "reviewed" and status.detail == result.said.detail:
+            tally.reviewed(bot, result.said.when)
+    return findings
+
+
+def _combined(
+    status: BotStatus, finishing: bool, said: Said, authoritative: bool
+) -> tuple[BotStatus, bool]:
+    """A bot's state from its comments (`status`, `finishing`) and from other evidence
+    (`said`): the comments win — a notice, a review, a working tracker — except where they
+    said nothing (not seen), or a tracker's "done" that the evidence confirms as reviewed.
+    A source read completely (`authoritative`) is what its read says."""
+    waiting = said.state == "finishing"
+    from_evidence = BotStatus(
+        state="working" if waiting else said.state,
+        detail=f"{FINISHING_CHECK} ({said.detail})" if waiting else said.detail,
+        url=said.url,
+    )
+    if authoritative or status.state == "not_seen":
+        return from_evidence, said.state == "finishing"
+    if finishing and said.state == "reviewed":
+        return from_evidence, False
+    return status, finishing
+
+
+def _facts(findings: Sequence[Finding] | None) -> str:
+    """A source's findings from the evidence, in short (one dismissed: judge again)."""
+    if findings is None:
+        return ""
+    facts = sorted(
+        (f.stable_id, f.severity_raw or "", f.file or "", f.line or 0, f.line_end or 0, f.title)
+        for f in findings
+    )
+    return hashlib.sha256(json.dumps(facts, ensure_ascii=True).encode()).hexdigest()[:16]
+
+
+def _digest(said: Mapping[BotKey, str]) -> str:
+    """What the evidence beyond comments said, for a noop's fingerprint."""
+    text = json.dumps(sorted(said.items()), ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def finished_by_grace(ingested: Ingested, bots: Iterable[BotKey], grace: int) -> Ingested:
@@ -358,49 +478,13 @@ def settled_and_pending(
     ]
     owed = {*expected, *required}
     unreviewed: list[str] = [
-        b for b in bot_keys() if b in owed and states.get(b) in UNREVIEWED_STATES
+        b
+        for b in bot_keys()
+        if b in owed
+        and (
+            states.get(b) in UNREVIEWED_STATES
+            # A source is never waited for: owed and anything but reviewed, it did not review.
+            or (is_source(b) and states.get(b, "not_seen") != "reviewed")
+        )
     ]
     return settled, pending, unreviewed
-
-
-def with_alerts(
-    ingested: Ingested, read: AlertRead, table: Mapping[str, Mapping[str, Level]] | None = None
-) -> Ingested:
-    """The reading with the PR's code-scanning alerts judged (reviewcoord/bots/code_scanning.py).
-
-    Read completely: each open alert is a finding at its own level, and replaces the inline
-    comment GitHub posted for it (same alert number: one finding, not two); an inline comment
-    whose alert is not open any more (fixed, dismissed) is dropped. The source is `reviewed`.
-    Not read: the inline comments stay (`medium`: their bodies carry no level), the source is
-    `failed` with the reason, and a parse note says so."""
-    key = code_scanning.KEY
-
-    def is_alert_comment(f: Finding) -> bool:
-        return f.bot == key and f.native_id is not None
-
-    inline = [f for f in ingested.findings if is_alert_comment(f)]
-    if not read.complete:
-        stays = "; its inline alert comments stay medium findings" if inline else ""
-        note = ParseNote(bot=key, url="", note=f"{read.problem}{stays}")
-        return replace(
-            ingested,
-            bots={**ingested.bots, key: BotStatus(state="failed", detail=read.problem)},
-            parse_notes=[*ingested.parse_notes, note],
-        )
-    alerts, notes = code_scanning.alert_findings(read.alerts or ())
-    kept = [f for f in ingested.findings if not is_alert_comment(f)]
-    open_ids = {f.native_id for f in alerts}
-    notes += [
-        ParseNote(bot=key, url=f.url, note=f"alert {f.native_id} is no longer open: {f.title}")
-        for f in inline
-        if f.native_id not in open_ids
-    ]
-    count = len(alerts)
-    detail = f"{count} open alert{'' if count == 1 else 's'} on {read.ref}"
-    return replace(
-        ingested,
-        findings=_dedupe([*kept, *REGISTRY.levelled(alerts, table)]),
-        bots={**ingested.bots, key: BotStatus(state="reviewed", detail=detail)},
-        parse_notes=sorted([*ingested.parse_notes, *notes], key=lambda n: (n.bot, n.url, n.note)),
-        seen={**ingested.seen, key: ingested.seen.get(key, 0) + count},
-    )

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from reviewcoord.actions_io import Log
-from reviewcoord.bots.code_scanning import unreadable
+from reviewcoord.reading import read_everything
 from reviewcoord.config import DEFAULT_CONFIG_PATH, declared_scope
 from reviewcoord.errors import (
     EXIT_BLOCK,
@@ -131,21 +131,14 @@ def run_snapshot(argv: Sequence[str], env: Mapping[str, str], out: TextIO) -> in
     repo = _repo(args.repo, env)
     gateway = _gateway(repo, env)
     pull = gateway.get_pull(args.pr)
-    comments = [
-        *gateway.list_reviews(args.pr),
-        *gateway.list_review_comments(args.pr),
-        *gateway.list_issue_comments(args.pr),
-    ]
-    try:
-        alerts: list[Any] | None = list(gateway.list_code_scanning_alerts(args.pr))
-    except GatewayError as exc:  # optional in a snapshot: saved when readable
-        print(f"reviewcoord: code scanning alerts not saved: {unreadable(exc)}", file=sys.stderr)
-        alerts = None
-    json.dump(dump(repo, pull, comments, alerts), out, indent=2, ensure_ascii=False)
+    evidence, problem = read_everything(gateway, pull)
+    if problem:  # optional in a snapshot: saved when readable
+        print(f"reviewcoord: {problem}", file=sys.stderr)
+    json.dump(dump(repo, pull, evidence), out, indent=2, ensure_ascii=False)
     out.write("\n")
     print(
         f"reviewcoord: the snapshot holds every comment body of {repo}#{args.pr} "
-        f"({len(comments)} comments{', and its code scanning alerts' if alerts else ''}), "
+        f"({len(evidence.comments)} comments, and the rest of its reading), "
         "as anyone who can read the PR sees them: check it before you share it",
         file=sys.stderr,
     )

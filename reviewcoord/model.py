@@ -128,24 +128,6 @@ class ParsedComment(Frozen):
     marks: tuple[ThreadMark, ...] = ()
 
 
-class CodeScanningAlert(Frozen):
-    """What we need of one item of `GET code-scanning/alerts` (reviewcoord.rest)."""
-
-    number: int
-    state: str  # open, dismissed, fixed (closed on older GHES)
-    html_url: str = ""
-    rule_id: str = ""
-    rule_name: str = ""
-    rule_description: str = ""
-    rule_severity: str | None = None  # none, note, warning, error
-    security_severity_level: str | None = None  # low, medium, high, critical
-    tool: str = ""
-    message: str = ""
-    path: str | None = None
-    start_line: int | None = None
-    end_line: int | None = None
-
-
 class BotStatus(Frozen):
     """What one bot did on the current head, and the comment that says so (interface §5)."""
 

@@ -38,5 +38,5 @@ def next_step(verdict: Verdict | None, gate: str, *, bad_input: bool = False) ->
     if any(b in verdict.pending or b in verdict.rerequested for b in missing):
         return "wait_review"
     if missing and all(is_source(b) for b in missing):
-        return "github_unreadable"  # code scanning's alerts could not be read
+        return "github_unreadable"  # a source (code scanning) could not be read
     return "rerequest_review"

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from reviewcoord.github.gateway import ClosedPull, IssueComment, PullInfo
-from reviewcoord.model import CodeScanningAlert, Endpoint, RawComment
+from reviewcoord.model import Endpoint, RawComment
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -137,32 +137,6 @@ def issue_comment(d: Any) -> IssueComment:
         html_url=_str(d, "html_url", default="") or "",
         created_at=_time(d, "created_at"),
         updated_at=_time(d, "updated_at"),
-    )
-
-
-def code_scanning_alert(d: Any) -> CodeScanningAlert:
-    """One item of `GET /repos/{o}/{r}/code-scanning/alerts` (docs/github-platform.md)."""
-    if not isinstance(d, dict):
-        raise ValueError(f"an alert must be a JSON object, got {type(d).__name__}")
-    number = _int(d, "number", required=True)
-    if number is None or number < 1:
-        raise ValueError("field 'number' must be a positive integer")
-    location = _get(d, "most_recent_instance", "location")
-    start, end = _int(location, "start_line"), _int(location, "end_line")
-    return CodeScanningAlert(
-        number=number,
-        state=_str(d, "state", default="") or "",
-        html_url=_str(d, "html_url", default="") or "",
-        rule_id=_str(d, "rule", "id", default="") or "",
-        rule_name=_str(d, "rule", "name", default="") or "",
-        rule_description=_str(d, "rule", "description", default="") or "",
-        rule_severity=_str(d, "rule", "severity"),
-        security_severity_level=_str(d, "rule", "security_severity_level"),
-        tool=_str(d, "tool", "name", default="") or "",
-        message=_str(d, "most_recent_instance", "message", "text", default="") or "",
-        path=_str(d, "most_recent_instance", "location", "path") or None,
-        start_line=start if start is not None and start > 0 else None,
-        end_line=end if end is not None and start is not None and end > start else None,
     )
 
 

@@ -26,6 +26,7 @@ from typing import Protocol
 from reviewcoord.github.gateway import PullInfo
 from reviewcoord.ingest import Ingested
 from reviewcoord.model import FINAL_STATES, BotKey, RawComment, SettleMode
+from reviewcoord.reading import Evidence
 
 
 class Clock(Protocol):
@@ -44,11 +45,17 @@ class SystemClock:
 
 @dataclass(frozen=True)
 class Reading:
-    """One complete read of a PR: its head and every comment of the three endpoints."""
+    """One complete read of a PR: its head, the evidence of that head (every comment of the
+    three endpoints and what the profiles in play asked for: reviewcoord/reading.py), and what
+    it means (`ingested`)."""
 
     pull: PullInfo
-    comments: list[RawComment]
+    evidence: Evidence
     ingested: Ingested
+
+    @property
+    def comments(self) -> list[RawComment]:
+        return list(self.evidence.comments)
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,13 @@
 """Replay snapshots: one PR's comments saved in GitHub's own REST shapes (the snapshot format,
 docs/interface.md § Snapshots).
 
-    {"format": 1, "repo": "owner/name", "pull": <GET pulls/N>, "reviews": [...],
+    {"format": 2, "repo": "owner/name", "pull": <GET pulls/N>, "reviews": [...],
      "issue_comments": [...], "review_comments": [...]}
-     (+ optional "code_scanning_alerts": [...], the PR's open alerts as
-     `GET code-scanning/alerts` lists them, judged by --replay as if read live;
-     + optional "reactions", "check_runs": lists, accepted, not read yet)
+     (+ optional, the other parts of the reading, each as GitHub lists it and judged by
+     --replay as if read live: reviewcoord/reading.py `SNAPSHOT_KEYS`)
 
-Strict at the top level: `format` must be 1, every key must be one of those, and each must
+Format 1 (the same keys, written before the reading held more than comments) reads the same.
+Strict at the top level: `format` must be 1 or 2, every key must be one of those, and each must
 have its type; otherwise SnapshotError names the key (exit 2). The items inside are GitHub's
 own objects, read for the fields we use (reviewcoord/rest.py), so GitHub adding a field to one
 never breaks a snapshot. `load` turns untrusted JSON into our models or raises SnapshotError
@@ -25,6 +25,7 @@ from typing import Any
 from reviewcoord.errors import SnapshotError
 from reviewcoord.github.gateway import PullInfo
 from reviewcoord.model import Endpoint, RawComment
+from reviewcoord.reading import SNAPSHOT_KEYS, Evidence, parts_from_json, parts_to_json
 from reviewcoord.rest import pull_info, raw_comment
 
 LISTS: dict[str, Endpoint] = {
@@ -33,11 +34,11 @@ LISTS: dict[str, Endpoint] = {
     "issue_comments": "issue_comment",
 }
 
-ALERTS = "code_scanning_alerts"
-FORMAT = 1
+FORMAT = 2
+READS = (1, 2)  # the formats `load` reads
 # Every top-level key a snapshot may hold, and what it must be.
 _REQUIRED = ("format", "repo", "pull")
-_LIST_KEYS = (*LISTS, ALERTS, "reactions", "check_runs")
+_LIST_KEYS = (*LISTS, *SNAPSHOT_KEYS)
 KEYS = (*_REQUIRED, *_LIST_KEYS)
 
 
@@ -45,9 +46,11 @@ KEYS = (*_REQUIRED, *_LIST_KEYS)
 class Snapshot:
     repo: str
     pull: PullInfo
-    comments: list[RawComment]
-    # GitHub's alert JSON, untrusted (bots/code_scanning.py judges each item); None: not saved.
-    code_scanning_alerts: list[Any] | None = None
+    evidence: Evidence  # the reading as saved (its parts beyond comments: None if not saved)
+
+    @property
+    def comments(self) -> list[RawComment]:
+        return list(self.evidence.comments)
 
 
 def _check_layout(data: dict[str, Any], source: str) -> None:
@@ -61,12 +64,12 @@ def _check_layout(data: dict[str, Any], source: str) -> None:
     if "format" not in data:
         raise SnapshotError(
             f"{source}: missing key 'format' (the snapshot format version, {FORMAT}); "
-            'save it again with `reviewcoord snapshot`, or add "format": 1'
+            f'save it again with `reviewcoord snapshot`, or add "format": {FORMAT}'
         )
-    if type(version) is not int or version != FORMAT:
+    if type(version) is not int or version not in READS:
         raise SnapshotError(
             f"{source}: key 'format': version {str(version)[:20]!r} is not supported "
-            f"(this reviewcoord reads format {FORMAT})"
+            f"(this reviewcoord reads formats {' and '.join(map(str, READS))})"
         )
     for key in _LIST_KEYS:
         if key in data and not isinstance(data[key], list):
@@ -97,8 +100,10 @@ def parse(data: Any, *, source: str = "snapshot") -> Snapshot:
                 comments.append(raw_comment(endpoint, item))
             except ValueError as exc:
                 raise SnapshotError(f"{source}: '{key}[{index}]': {exc}") from None
-    alerts = data.get(ALERTS)
-    return Snapshot(repo=repo, pull=pull, comments=comments, code_scanning_alerts=alerts)
+    evidence, problem = parts_from_json(data, pull.number, comments)
+    if problem:
+        raise SnapshotError(f"{source}: {problem}")
+    return Snapshot(repo=repo, pull=pull, evidence=evidence)
 
 
 def load(path: str | Path) -> Snapshot:
@@ -166,12 +171,8 @@ def pull_to_rest(p: PullInfo) -> dict[str, Any]:
     }
 
 
-def dump(
-    repo: str, pull: PullInfo, comments: list[RawComment], alerts: list[Any] | None = None
-) -> dict[str, Any]:
+def dump(repo: str, pull: PullInfo, evidence: Evidence) -> dict[str, Any]:
     data: dict[str, Any] = {"format": FORMAT, "repo": repo, "pull": pull_to_rest(pull)}
     for key, endpoint in LISTS.items():
-        data[key] = [comment_to_rest(c) for c in comments if c.endpoint == endpoint]
-    if alerts is not None:
-        data[ALERTS] = alerts  # kept in GitHub's own shape, as read
-    return data
+        data[key] = [comment_to_rest(c) for c in evidence.comments if c.endpoint == endpoint]
+    return data | parts_to_json(evidence)

@@ -13,15 +13,16 @@ from typing import Any
 import pytest
 
 from reviewcoord.bots import REGISTRY, parse_comment, reviewer_keys
-from reviewcoord.bots.code_scanning import AlertRead, alert_findings, unreadable
+from reviewcoord.bots.code_scanning import alert_findings
 from reviewcoord.config import Settings
 from reviewcoord.errors import ConfigError, GatewayError
 from reviewcoord.history import History, decode, encode
-from reviewcoord.ingest import ingest, settled_and_pending, with_alerts
+from reviewcoord.ingest import Ingested, ingest, settled_and_pending
 from reviewcoord.judgement import CycleLookups, JudgeSettings, Subject, first_cycle, judge
 from reviewcoord.limits import MARKER
 from reviewcoord.model import BotStatus, RawComment, Verdict
 from reviewcoord.pipeline import verdict_from
+from reviewcoord.reading import AlertRead, Evidence, unreadable
 from tests.bots_support import corpus_comment, graphql_bot, load_corpus, source_bot
 from tests.verdict_contract import check_verdict
 
@@ -70,12 +71,18 @@ def inline(number: int, path: str = "spec-main/api-session-spec.ts", line: int =
     )
 
 
+def with_alerts(
+    comments: list[RawComment], read: AlertRead | None, table: Any = None
+) -> Ingested:
+    """The comments and the alerts, ingested as one reading."""
+    evidence = Evidence(comments=tuple(comments), alerts=read)
+    return ingest(comments, head_sha=HEAD, table=table, evidence=evidence)
+
+
 def verdict(
     comments: list[RawComment], read: AlertRead | None, required: list[str] | None = None
 ) -> Verdict:
-    ingested = ingest(comments, head_sha=HEAD)
-    if read is not None:
-        ingested = with_alerts(ingested, read)
+    ingested = with_alerts(comments, read)
     out = verdict_from(
         ingested,
         repo="o/r",
@@ -133,14 +140,14 @@ def test_security_severity_level_wins_over_rule_severity(
     rule: dict[str, str], raw: str, level: str
 ) -> None:
     read = AlertRead(REF, alerts=[alert(7, **rule)])
-    (f,) = with_alerts(ingest([], head_sha=HEAD), read).findings
+    (f,) = with_alerts([], read).findings
     assert (f.severity_raw, f.severity) == (raw, level)
 
 
 def test_the_levels_follow_a_severity_override() -> None:
     read = AlertRead(REF, alerts=[alert(7, security_severity_level="high")])
     table = {"code-scanning": {"high": "medium"}}
-    (f,) = with_alerts(ingest([], head_sha=HEAD), read, table).findings
+    (f,) = with_alerts([], read, table).findings
     assert f.severity == "medium"
 
 
@@ -306,7 +313,7 @@ def test_code_scanning_is_switched_on_by_its_own_key_not_as_a_reviewer(key: str)
 
 def judge_with(read: AlertRead, record: History | None) -> tuple[Verdict, History]:
     """One cycle's judgement of the alerts alone (no file changed since the record)."""
-    ingested = with_alerts(ingest([], head_sha=HEAD), read)
+    ingested = with_alerts([], read)
     subject = Subject("o/r", 12, HEAD, [], ingested, [])
     context = first_cycle()
     if record is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from reviewcoord.bots.code_scanning import not_analysed
+from reviewcoord.reading import not_analysed
 from reviewcoord.ingest import ANY_TIME, FINISHING, finished_by_grace, ingest, is_on_head
 from reviewcoord.judgement.evidence import MAX_HUNKS, changes_lines, parse_hunks
 from reviewcoord.model import ParsedComment, RawComment, Verdict

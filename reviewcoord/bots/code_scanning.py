@@ -1,28 +1,26 @@
 """GitHub code scanning (`github-advanced-security[bot]`): shapes are docs/bot-formats.md §15.
 
 Not a reviewer but a source: its findings are the PR's open code-scanning alerts (CodeQL or any
-SARIF upload), read once per run from `GET code-scanning/alerts?ref=refs/pull/<n>/merge`
-(reviewcoord/runner.py), levelled by docs/severity.md § "Code scanning (SAST) alerts". It is
-in neither pack (`pack="none"`): settle never waits for it and `expected-bots` never holds it.
+SARIF upload), a part of the reading (`reads={"alerts"}`: `GET code-scanning/alerts?ref=
+refs/pull/<n>/merge`, once an analysis of the PR's merge commit exists, reviewcoord/reading.py),
+levelled by docs/severity.md § "Code scanning (SAST) alerts". It is in neither pack
+(`pack="none"`): settle never waits for it and `expected-bots` never holds it.
 
 Its inline comments are the same alerts, seen on the PR: `## <Tool> / <Rule name>`, one
 message sentence, `[Show more details](…/security/code-scanning/<alert number>)` and no
 severity (a `medium` finding until the alert is read). The alert number is the finding's
 native id, so the inline comment and its alert share one stable id: when the alerts were read,
-`reviewcoord.ingest.with_alerts` replaces the inline findings by the alerts' own. The
+`judge_alerts` (the profile's `evidence`) replaces the inline findings by the alerts' own. The
 COMMENTED review that carries the inline comments has an empty body (noise).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from reviewcoord import rest
+from reviewcoord.bots.checks import EvidenceContext, FromEvidence, Said
 from reviewcoord.bots.common import (
     clean_body,
     fallback_finding,
@@ -33,15 +31,9 @@ from reviewcoord.bots.common import (
     noise,
 )
 from reviewcoord.bots.profile import BotProfile
-from reviewcoord.errors import GatewayError
-from reviewcoord.model import (
-    CodeScanningAlert,
-    Finding,
-    Level,
-    ParsedComment,
-    ParseNote,
-    RawComment,
-)
+from reviewcoord.model import Finding, Frozen, Level, ParsedComment, ParseNote, RawComment
+from reviewcoord.reading import Evidence
+from reviewcoord.rest import _get, _int, _str
 
 KEY = "code-scanning"
 DISPLAY = "Code scanning"
@@ -61,18 +53,10 @@ SEVERITY: dict[str, Level] = {
 }
 # The states GitHub gives a closed alert; anything but `open` is no finding.
 CLOSED_STATES = frozenset({"dismissed", "fixed", "closed", "auto_dismissed"})
-# Where a permission error sends the user (GitHub: "List code scanning alerts for a repository").
-PERMISSION_HINT = "the workflow token needs `permissions: security-events: read`"
 
 _HEADING = re.compile(r"^#{1,6}[ \t]*(?P<tool>[^\n/]{1,100}?)[ \t]+/[ \t]+(?P<rule>[^\n]{1,300})$")
 _ALERT_LINK = re.compile(r"/security/code-scanning/(?P<number>\d{1,9})\b")
 _DETAILS_LINK = re.compile(r"^\[Show more details\]\([^)\n]{0,1000}\)[ \t]*$", re.M)
-
-
-def merge_ref(pr: int) -> str:
-    """The ref whose alerts are the PR's: GitHub analyses the merge commit on `pull_request`,
-    and its docs say "To reference a pull request use `refs/pull/<number>/merge`"."""
-    return f"refs/pull/{pr}/merge"
 
 
 # --------------------------------------------------------------------------- inline comments
@@ -103,6 +87,50 @@ def parse(comment: RawComment) -> ParsedComment:
 
 
 # --------------------------------------------------------------------------- alerts
+
+
+class CodeScanningAlert(Frozen):
+    """What we need of one item of `GET code-scanning/alerts` (reviewcoord.rest)."""
+
+    number: int
+    state: str  # open, dismissed, fixed (closed on older GHES)
+    html_url: str = ""
+    rule_id: str = ""
+    rule_name: str = ""
+    rule_description: str = ""
+    rule_severity: str | None = None  # none, note, warning, error
+    security_severity_level: str | None = None  # low, medium, high, critical
+    tool: str = ""
+    message: str = ""
+    path: str | None = None
+    start_line: int | None = None
+    end_line: int | None = None
+
+
+def code_scanning_alert(d: Any) -> CodeScanningAlert:
+    """One item of `GET /repos/{o}/{r}/code-scanning/alerts` (docs/github-platform.md)."""
+    if not isinstance(d, dict):
+        raise ValueError(f"an alert must be a JSON object, got {type(d).__name__}")
+    number = _int(d, "number", required=True)
+    if number is None or number < 1:
+        raise ValueError("field 'number' must be a positive integer")
+    location = _get(d, "most_recent_instance", "location")
+    start, end = _int(location, "start_line"), _int(location, "end_line")
+    return CodeScanningAlert(
+        number=number,
+        state=_str(d, "state", default="") or "",
+        html_url=_str(d, "html_url", default="") or "",
+        rule_id=_str(d, "rule", "id", default="") or "",
+        rule_name=_str(d, "rule", "name", default="") or "",
+        rule_description=_str(d, "rule", "description", default="") or "",
+        rule_severity=_str(d, "rule", "severity"),
+        security_severity_level=_str(d, "rule", "security_severity_level"),
+        tool=_str(d, "tool", "name", default="") or "",
+        message=_str(d, "most_recent_instance", "message", "text", default="") or "",
+        path=_str(d, "most_recent_instance", "location", "path") or None,
+        start_line=start if start is not None and start > 0 else None,
+        end_line=end if end is not None and start is not None and end > start else None,
+    )
 
 
 def severity_label(alert: CodeScanningAlert) -> str | None:
@@ -159,7 +187,7 @@ def alert_findings(items: Sequence[Any]) -> tuple[list[Finding], list[ParseNote]
     notes: list[ParseNote] = []
     for index, item in enumerate(items):
         try:
-            alert = rest.code_scanning_alert(item)
+            alert = code_scanning_alert(item)
         except ValueError as exc:
             kept, note = _unreadable_alert(item, index, str(exc)[:200])
             findings.extend([kept] if kept is not None else [])
@@ -174,54 +202,40 @@ def alert_findings(items: Sequence[Any]) -> tuple[list[Finding], list[ParseNote]
     return findings, notes
 
 
-@dataclass(frozen=True)
-class AlertRead:
-    """One read of the PR's alerts: every page (`alerts`), or why it failed (`problem`)."""
-
-    ref: str
-    alerts: Sequence[Any] | None = None
-    problem: str = ""
-
-    @property
-    def complete(self) -> bool:
-        return self.alerts is not None
-
-    def digest(self) -> str:
-        """What this read says, for the run's fingerprint: a later run on the same head and
-        comments is a noop only if the alerts say the same (one dismissed: judge again)."""
-        if not self.complete:
-            return f"code-scanning unread: {self.problem}"
-        findings, notes = alert_findings(self.alerts or ())
-        facts = sorted(
-            (f.stable_id, f.severity_raw or "", f.file or "", f.line or 0, f.line_end or 0, f.title)
-            for f in findings
-        )
-        text = json.dumps([facts, sorted(n.note for n in notes)], ensure_ascii=True)
-        return f"code-scanning {hashlib.sha256(text.encode()).hexdigest()[:16]}"
-
-
-def not_analysed(analyses: Sequence[Any], merge_sha: str | None) -> str | None:
-    """Why the alerts do not yet speak for the PR's current head, or None when an analysis of
-    its merge commit exists (`GET code-scanning/analyses`: an item whose `commit_sha` is the PR's
-    `merge_commit_sha`). An empty alert list means "nothing found" only after such an analysis;
-    before it, the source is pending and, at judgement, unreviewed."""
-    if not merge_sha:
-        return "code scanning pending: GitHub has not made the PR's merge commit yet"
-    for item in analyses:
-        if isinstance(item, dict) and item.get("commit_sha") == merge_sha:
-            return None
-    return f"code scanning pending: no analysis of the PR's merge commit {merge_sha[:7]} yet"
-
-
-def unreadable(exc: GatewayError) -> str:
-    """Why the alerts could not be read, in words that say what to do."""
-    said = exc.detail or ""
-    if exc.status == 403:
-        hint = f": {PERMISSION_HINT}" if "not accessible by integration" in said.casefold() else ""
-        return f"code scanning alerts could not be read (403 {said or 'Forbidden'}){hint}"
-    if exc.status == 404:
-        return f"code scanning is not set up for this repository ({said or 'Not Found'})"
-    return f"code scanning alerts could not be read ({exc})"
+def judge_alerts(evidence: Evidence, context: EvidenceContext) -> FromEvidence:
+    """The profile's `evidence`: the PR's alerts, read completely, are the source's findings —
+    each open alert at its own level, replacing the inline comment GitHub posted for it (same
+    alert number: one finding, not two); an inline comment whose alert is not open any more
+    (fixed, dismissed) is dropped, with a note. Not read (pending, forbidden): the inline
+    comments stay (`medium`: their bodies carry no level), the source is `failed` with the
+    reason (pending: `working`). Not in the reading at all: its comments say what they say."""
+    read = evidence.alerts
+    if read is None:
+        return FromEvidence()
+    inline = [f for f in context.findings if f.native_id is not None]
+    if not read.complete:
+        stays = "; its inline alert comments stay medium findings" if inline else ""
+        note = ParseNote(bot=KEY, url="", note=f"{read.problem}{stays}")
+        # Pending (no analysis of the merge commit yet) shows as working while the run reads;
+        # either way it is no review: required, it is unreviewed at judgement.
+        state = "working" if read.pending else "failed"
+        return FromEvidence(said=Said(state, read.problem), notes=(note,))
+    alerts, notes = alert_findings(read.alerts or ())
+    open_ids = {f.native_id for f in alerts}
+    gone = [
+        ParseNote(bot=KEY, url=f.url, note=f"alert {f.native_id} is no longer open: {f.title}")
+        for f in inline
+        if f.native_id not in open_ids
+    ]
+    kept = [f for f in context.findings if f.native_id is None]
+    count = len(alerts)
+    detail = f"{count} open alert{'' if count == 1 else 's'} on {read.ref}"
+    return FromEvidence(
+        said=Said("reviewed", detail),
+        findings=[*kept, *alerts],
+        notes=(*notes, *gone),
+        seen=count,
+    )
 
 
 PROFILE = BotProfile(
@@ -231,4 +245,6 @@ PROFILE = BotProfile(
     parse=parse,
     severity=SEVERITY,
     pack="none",
+    reads=frozenset({"alerts"}),
+    evidence=judge_alerts,
 )

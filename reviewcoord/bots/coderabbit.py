@@ -34,6 +34,7 @@ from reviewcoord.bots.common import (
     unfenced_lines,
     working,
 )
+from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_of
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import Finding, ParsedComment, RawComment
 
@@ -377,6 +378,32 @@ def parse(comment: RawComment) -> ParsedComment:
     return fallback_finding(KEY, comment, "unrecognised coderabbit comment")
 
 
+# Its own signal (`reviews.review_progress`): a check run, or on older setups a commit status,
+# named `CodeRabbit` by `coderabbitai`: pending "Review queued" / "Review in progress", then
+# success "Review completed", "Review skipped: …" or "Review rate limited" (failure when
+# `fail_commit_status` is on) (docs/bot-formats.md § Reviewers' own checks).
+_SKIPPED = re.compile(r"^\s{0,4}Review skipped\b", re.I)
+_RATE_LIMITED = re.compile(r"^\s{0,4}Review rate limited\b", re.I)
+
+
+def _coderabbit_check(view: CheckView) -> Said | None:
+    said = (view.title or view.summary).strip()[:200]
+    if _SKIPPED.match(said):
+        return Said("skipped", said, view.url, view.when)
+    if _RATE_LIMITED.match(said):
+        return Said("failed", said, view.url, view.when)
+    if view.conclusion in ("success", "neutral"):
+        return Said("finishing", f"its check says {said or view.conclusion}", view.url)
+    why = f": {said}" if said else ""
+    return Said("failed", f"its check ended {view.conclusion}{why}", view.url, view.when)
+
+
+CHECKS = (
+    Check("CodeRabbit", "coderabbitai", meaning=_coderabbit_check),
+    Check("CodeRabbit", "coderabbitai", meaning=_coderabbit_check, status=True),
+)
+
+
 PROFILE = BotProfile(
     key=KEY,
     display="CodeRabbit",
@@ -393,4 +420,6 @@ PROFILE = BotProfile(
     pack="fast",
     rerequest=REREQUEST,
     trigger=TRIGGER,
+    reads=kinds_of(*CHECKS),
+    evidence=from_checks(*CHECKS),
 )

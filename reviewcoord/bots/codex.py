@@ -28,8 +28,10 @@ from reviewcoord.bots.common import (
     plain_text,
     working,
 )
+from reviewcoord.bots.checks import EvidenceContext, FromEvidence, Said, reactions_by
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import Finding, ParsedComment, RawComment
+from reviewcoord.reading import Evidence
 
 KEY = "codex"
 LOGINS: frozenset[str] = frozenset({"chatgpt-codex-connector[bot]"})
@@ -242,6 +244,20 @@ def parse(comment: RawComment) -> ParsedComment:
     return fallback_finding(KEY, comment, "unrecognised codex comment")
 
 
+# No check run or status: 👀 on the PR while it works, 👍 when it found nothing — sometimes the
+# only sign of a clean review (docs/bot-formats.md § Reviewers' own checks). Its reactions
+# made after the head arrived (GitHub's clock) count; the newest wins.
+def _reactions(evidence: Evidence, context: EvidenceContext) -> FromEvidence:
+    mine = reactions_by(evidence, context)
+    newest = mine[-1] if mine else None
+    if newest is not None and newest.content == "+1":
+        said = Said("reviewed", "👍 on the PR: nothing to fix", when=newest.created_at)
+        return FromEvidence(said=said)
+    if newest is not None and newest.content == "eyes":
+        return FromEvidence(said=Said("working", "👀 on the PR: reviewing"))
+    return FromEvidence()
+
+
 PROFILE = BotProfile(
     key=KEY,
     display="Codex",
@@ -251,4 +267,6 @@ PROFILE = BotProfile(
     pack="slow",
     rerequest=REREQUEST,
     trigger=TRIGGER,
+    reads=frozenset({"reactions"}),
+    evidence=_reactions,
 )

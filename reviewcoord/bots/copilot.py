@@ -30,6 +30,7 @@ from reviewcoord.bots.common import (
     own_words,
     skipped,
 )
+from reviewcoord.bots.checks import Check, from_checks, kinds_of
 from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import Finding, ParsedComment, RawComment
 
@@ -239,6 +240,13 @@ def canonical_label(raw: str) -> str:
     return "suppressed" if text.startswith("suppressed") else text
 
 
+# Its own run: a GitHub-managed Actions run (workflow "Copilot code review"), whose check run
+# `copilot-pull-request-reviewer` is in progress while it reviews (docs/bot-formats.md
+# § Reviewers' own checks). Made by `github-actions`, an app any workflow runs as: it can only
+# make us wait; the review it posts decides (a quota run may end `success`).
+CHECKS = (Check("copilot-pull-request-reviewer", "github-actions", meaning=lambda view: None),)
+
+
 PROFILE = BotProfile(
     key=KEY,
     display="Copilot",
@@ -255,4 +263,6 @@ PROFILE = BotProfile(
     canonical_label=canonical_label,
     rerequest=REREQUEST,
     review_login=REVIEW_LOGIN,
+    reads=kinds_of(*CHECKS),
+    evidence=from_checks(*CHECKS),
 )

@@ -27,6 +27,7 @@ from reviewcoord.bots.common import (
     plain_text,
     skipped,
 )
+from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_of
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import ParsedComment, RawComment
 
@@ -177,6 +178,30 @@ def parse(comment: RawComment) -> ParsedComment:
     return fallback_finding(KEY, comment, "unrecognised bugbot comment")
 
 
+# Its check run `Cursor Bugbot` (app `cursor`): in progress while it works; `success` when it
+# found nothing (often with no comment at all); `neutral` with findings, or titled "Bugbot
+# couldn't run - usage limit reached" (docs/bot-formats.md § Reviewers' own checks).
+_BUGBOT_LIMIT = re.compile(r"^\s{0,4}Bugbot couldn.t run\b|usage limit", re.I)
+_FAILED_CONCLUSIONS = frozenset({"failure", "cancelled", "timed_out", "action_required", "stale"})
+
+
+def _bugbot_check(view: CheckView) -> Said | None:
+    title = view.title[:200]
+    if view.conclusion == "success":
+        return Said("reviewed", "its check run `Cursor Bugbot` found no bugs", view.url, view.when)
+    if view.conclusion == "neutral" and _BUGBOT_LIMIT.search(title):
+        return Said("failed", title, view.url, view.when)
+    if view.conclusion == "neutral":
+        return Said("finishing", "its check run `Cursor Bugbot` reports findings", view.url)
+    if view.conclusion in _FAILED_CONCLUSIONS:
+        why = f": {title}" if title else ""
+        return Said("failed", f"its check run ended {view.conclusion}{why}", view.url, view.when)
+    return None
+
+
+CHECKS = (Check("Cursor Bugbot", "cursor", meaning=_bugbot_check),)
+
+
 PROFILE = BotProfile(
     key=KEY,
     display="Cursor",
@@ -196,4 +221,6 @@ PROFILE = BotProfile(
     # Not declared: it re-posts some findings on later pushes, but no source shows that it
     # repeats every one still present (docs/bot-formats.md § Repeats findings).
     repeats_findings=False,
+    reads=kinds_of(*CHECKS),
+    evidence=from_checks(*CHECKS),
 )

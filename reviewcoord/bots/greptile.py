@@ -32,6 +32,7 @@ from reviewcoord.bots.common import (
     plain_text,
     read_notice,
 )
+from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_of
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import ParsedComment, RawComment
 
@@ -218,6 +219,31 @@ def parse(comment: RawComment) -> ParsedComment:
     return fallback_finding(KEY, comment, "unrecognised greptile comment")
 
 
+# Its check run `Greptile Review` (app `greptile-apps`): in progress while it works; completed
+# with the summary "Greptile has reviewed the Pull Request. N files reviewed, M comments added."
+# (`failure` titled "Confidence 3/5 — below your required 5/5" when a threshold is set). With
+# 0 comments added the check is the whole review (docs/bot-formats.md § Reviewers' own checks).
+_ADDED = re.compile(r"\b(\d{1,6}) comments? added\b")
+_CONFIDENCE = re.compile(r"^\s{0,4}Confidence \d{1,2}/\d{1,2}\b")
+
+
+def _greptile_check(view: CheckView) -> Said | None:
+    reviewed = view.conclusion == "success" or (
+        view.conclusion == "failure" and _CONFIDENCE.match(view.title[:200]) is not None
+    )
+    if not reviewed:
+        why = f": {view.title[:200]}" if view.title else ""
+        return Said("failed", f"its check run ended {view.conclusion}{why}", view.url, view.when)
+    added = _ADDED.search(view.summary[:2000])
+    if added is not None and int(added.group(1)) == 0:
+        detail = "its check run `Greptile Review`: reviewed, 0 comments added"
+        return Said("reviewed", detail, view.url, view.when)
+    return Said("finishing", "its check run `Greptile Review` says comments were added", view.url)
+
+
+CHECKS = (Check("Greptile Review", "greptile-apps", meaning=_greptile_check),)
+
+
 PROFILE = BotProfile(
     key=KEY,
     display="Greptile",
@@ -227,4 +253,6 @@ PROFILE = BotProfile(
     pack="fast",
     rerequest=REREQUEST,
     trigger=TRIGGER,
+    reads=kinds_of(*CHECKS),
+    evidence=from_checks(*CHECKS),
 )

@@ -4,7 +4,9 @@ A profile names the bot (key, display name, every login spelling), reads its com
 one comment → findings and a run-state signal), maps its raw labels onto our scale (`severity`,
 keyed by `canonical_label`), says how long settle waits for it (`pack`; `none` for a source
 that is read once, not waited for), how a person asks it
-again (`rerequest`) and its quirks (`skips_bot_prs`, `repeats_findings`). Everything else — the
+again (`rerequest`), its quirks (`skips_bot_prs`, `repeats_findings`), and what it reads
+beyond its comments (`reads`: its own check runs, statuses, reactions, a source's list) with
+what that means (`evidence`, reviewcoord/bots/checks.py). Everything else — the
 registry, the packs, the display names, the default severity table, every "all known bots"
 message — is derived from the registered profiles (reviewcoord/bots/registry.py).
 """
@@ -16,7 +18,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from reviewcoord.bots.checks import EvidenceReader
 from reviewcoord.model import Level, ParsedComment, RawComment
+from reviewcoord.reading import Kind
 
 # The account a reviewer posts from: a GitHub App (`type: Bot`, REST login `name[bot]`) or, for
 # a declared reviewer that really runs as a person's account, a user (`type: User`).
@@ -83,3 +87,7 @@ class BotProfile:
     # `re-review`). Declared only with a source, written in docs/bot-formats.md § Repeats
     # findings; False (the default) for an incremental reviewer such as CodeRabbit.
     repeats_findings: bool = False
+    # The parts of a reading it needs beyond its comments (reviewcoord/reading.py), and what
+    # they say about its run on the head (and, for a source, its findings): checks.py.
+    reads: frozenset[Kind] = frozenset()
+    evidence: EvidenceReader | None = None

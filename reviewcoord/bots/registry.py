@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
 from reviewcoord.bots.profile import ACCOUNT_TYPES, BotProfile, Pack, graphql_spelling
+from reviewcoord.reading import Kind
 from reviewcoord.model import Finding, Level
 
 
@@ -58,6 +59,18 @@ class Registry:
             yield self
         finally:
             self._profiles, self._by_login, self._by_name = saved
+
+    def profiles(self) -> tuple[BotProfile, ...]:
+        return tuple(self._profiles.values())
+
+    def reads(self, keys: Iterable[str]) -> frozenset[Kind]:
+        """What the profiles of `keys` read beyond their comments (reviewcoord/reading.py)."""
+        kinds: set[Kind] = set()
+        for key in keys:
+            profile = self._profiles.get(key)
+            if profile is not None:
+                kinds |= profile.reads
+        return frozenset(kinds)
 
     def keys(self) -> tuple[str, ...]:
         """Every registered bot key, in registration (display) order."""

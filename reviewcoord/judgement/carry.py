@@ -45,7 +45,7 @@ def _on_head(
     f: Finding, comments: Mapping[tuple[Origin, int], RawComment], head: str, t: datetime | None
 ) -> bool:
     """Is the comment behind `f` the bot's output for this head? (A finding with no comment
-    behind it, e.g. an open code-scanning alert, is current by definition.)"""
+    behind it, e.g. an open code-scanning result, is current by definition.)"""
     c = comments.get((f.endpoint, f.comment_id))
     if c is None:
         return True
@@ -111,8 +111,8 @@ def _fix_evidence(
         if ingested.state(e.bot) != "reviewed":
             return None
         if is_source(e.bot):
-            # A source read completely (code scanning's open alerts) is the whole truth: an
-            # alert it no longer lists was fixed or dismissed, whichever lines changed.
+            # A source read completely (code scanning) is the whole truth: an
+            # item it no longer lists was fixed or dismissed, whichever lines changed.
             return fixed_note(ctx, e.bot, "source")
         if repeats_findings(e.bot):
             return fixed_note(ctx, e.bot, "re-review")

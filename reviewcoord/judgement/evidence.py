@@ -12,7 +12,7 @@ finding's lines, so only evidence about its own lines counts, one of:
 * `re-review`: the bot reviewed this head and its profile declares that each of its reviews
   covers the whole PR and repeats every finding still present (`BotProfile.repeats_findings`;
   the sources are in docs/bot-formats.md);
-* `source`: a source read completely (code scanning's open alerts) no longer lists it.
+* `source`: a source read completely (code scanning) no longer lists it.
 
 Pure: the compare patch comes in as parsed hunks (`parse_hunks`).
 """

@@ -1,0 +1,391 @@
+"""One evaluation's state and steps: who we are, the readings of the head, the record, the
+judgement, the settle's callbacks and the surfaces (reviewcoord/runner.py orchestrates them).
+
+Everything it touches comes in as arguments (a Gateway, a Clock, a Log), so end-to-end tests
+drive it against a fake server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from reviewcoord import rerequest
+from reviewcoord.actions_io import Log
+from reviewcoord.bots import REGISTRY, bot_for_author, reviewer_keys
+from reviewcoord.config import Settings
+from reviewcoord.cycles import ACTIONS_BOT, Cycles, recorded_time
+from reviewcoord.github.dry_run import DryRunGateway
+from reviewcoord.github.gateway import Gateway, PullInfo
+from reviewcoord.history import REASON_CHARS, Asked
+from reviewcoord.ingest import Ingested, finished_by_grace, ingest
+from reviewcoord.judgement import Judgement, JudgeSettings, Subject, judge, would_go
+from reviewcoord.model import FINAL_STATES, BotKey, RawComment, SettleMode, Verdict
+from reviewcoord.normalize import merged_table
+from reviewcoord.publish.check_run import CheckRunCache
+from reviewcoord.publish.surfaces import Run, Surfaces, WriteGuard
+from reviewcoord.reading import Evidence, Kind, read_comments, read_parts
+from reviewcoord.resolve import identity, resolve_expected
+from reviewcoord.runs import next_corroborated, next_runs
+from reviewcoord.settle import Clock, Reading, Settled, SettlePolicy, settle, waiting_for
+
+UNREVIEWED = ("failed", "skipped", "unreadable")
+# Parts that only tell a bot's run state: read while a bot that declares them is unfinished.
+STATE_ONLY: frozenset[Kind] = frozenset({"check_runs", "statuses", "reactions"})
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    repo: str
+    pr: int
+    inputs: Mapping[str, object]  # hyphenated keys; '' or None = not set
+    input_source: str  # "workflow inputs" / "command line": named in config errors
+    config_path: str
+    identity_hint: str | None = ACTIONS_BOT  # who we are when GET /user is forbidden
+    rejudge: bool = False  # never a noop (`workflow_dispatch`: someone asked to judge again)
+    # The PR head the event payload names (untrusted, maybe stale): only where a failure is
+    # written when `GET pulls/{n}` itself fails; never judged.
+    event_head: str | None = None
+
+
+@dataclass
+class Outcome:
+    gate: Literal["block", "go", "error"]
+    reason: str
+    verdict: Verdict | None = None
+    head_sha: str | None = None
+    comment_url: str = ""
+    settings: Settings | None = None
+    settled: Settled | None = None
+    read_only: bool = False
+    notes: list[str] = field(default_factory=list)
+    error_details: list[str] = field(default_factory=list)
+    bad_input: bool = False  # the error is the user's to fix (invalid configuration): exit 2
+
+
+class Evaluation:
+    """The state of one evaluation: what was read, who we are, the record, the surfaces."""
+
+    def __init__(self, req: RunRequest, gateway: Gateway, settings: Settings, log: Log) -> None:
+        if settings.dry_run and not isinstance(gateway, DryRunGateway):
+            # The one place a dry run is set up: every write below is printed, none is sent.
+            gateway = DryRunGateway(gateway, log, req.identity_hint or "(you)")
+        self.req, self.gateway, self.settings, self.log = req, gateway, settings, log
+        self.table = merged_table(settings.severity)
+        self.times: dict[str, datetime | None] = {}
+        self.issue_comments: list[RawComment] = []
+        self.own_login: str | None = req.identity_hint
+        self.confirmed_login: str | None = None
+        # One listing of every app's check runs serves ours too when a reviewer's are read.
+        reads_checks = "check_runs" in REGISTRY.reads(_named(settings))
+        self.check_runs = CheckRunCache(gateway, settings.check_name, all_apps=reads_checks)
+        run = Run(
+            gateway=gateway,
+            settings=settings,
+            repo=req.repo,
+            pr=req.pr,
+            log=log,
+            guard=WriteGuard(log),
+            login=lambda: self.own_login or ACTIONS_BOT,
+            issue_comments=lambda: self.issue_comments,
+        )
+        self.surfaces = Surfaces.build(run, self.check_runs)
+        self.cycles: Cycles | None = None
+        self.expected: list[BotKey] = []
+        self.asked: list[Asked] = []  # this run's re-requests (reviewcoord/rerequest.py)
+        # The run's clock (set by `evaluate`), and when each (head, bot) was first read as
+        # finishing: its tracker says completed, its review may still land (`finishing-grace`).
+        self.clock: Clock | None = None
+        self.finishing_since: dict[tuple[str, BotKey], float] = {}
+
+    # --- reads -----------------------------------------------------------------------------
+
+    def read(self) -> Reading:
+        """One reading of the PR's head: its comments, then what the profiles of the bots in
+        play ask for (reviewcoord/reading.py). A check run, status or reaction tells a bot's
+        run state only: it is read while some bot that declares it has not finished by its
+        comments; a source's own list (code scanning) is always read when in play."""
+        gateway, pr = self.gateway, self.req.pr
+        pull = gateway.get_pull(pr)
+        comments = read_comments(gateway, pr)
+        head_time = self.head_time(pull, comments)
+        self.issue_comments = [c for c in comments if c.endpoint == "issue_comment"]
+        in_play = self.in_play(comments)
+        evidence = read_parts(
+            gateway, pull, REGISTRY.reads(in_play) - STATE_ONLY, comments, self.check_runs.listing
+        )
+        ingested = self.interpret(evidence, pull, head_time)
+        unfinished = [b for b in in_play if ingested.state(b) not in FINAL_STATES]
+        more = REGISTRY.reads(unfinished) & STATE_ONLY
+        if more:
+            extra = read_parts(gateway, pull, more, comments, self.check_runs.listing)
+            evidence = evidence.joined(extra)
+            ingested = self.interpret(evidence, pull, head_time)
+        return Reading(pull=pull, evidence=evidence, ingested=self.grace(pull.head_sha, ingested))
+
+    def head_time(self, pull: PullInfo, comments: Sequence[RawComment]) -> datetime | None:
+        """When the head arrived: GitHub's fact, immutable — our record keeps it for the head it
+        reviewed (when our sticky is vouched for). Unknown (no check suite yet): no undated
+        comment counts for the head."""
+        if self.times.get(pull.head_sha) is None:
+            known = recorded_time(
+                self.req.repo, pull.number, self.own_login, pull.head_sha, comments,
+                self.check_runs.on,
+            )
+            self.times[pull.head_sha] = known or self.gateway.get_head_arrival(
+                pull.head_sha, pull.head_ref
+            )
+        return self.times[pull.head_sha]
+
+    def in_play(self, comments: Sequence[RawComment]) -> list[BotKey]:
+        """The bots whose evidence a reading holds: the expected (the configured ones until
+        they are resolved), the required, and every bot that commented."""
+        named = self.expected or self.settings.explicit_expected
+        authors = [bot_for_author(c.author_login, c.author_type) for c in comments]
+        bots = {*named, *self.settings.required, *(b for b in authors if b is not None)}
+        return [b for b in REGISTRY.keys() if b in bots]
+
+    def interpret(
+        self, evidence: Evidence, pull: PullInfo, head_time: datetime | None
+    ) -> Ingested:
+        return ingest(
+            evidence.comments,
+            head_sha=pull.head_sha,
+            head_time=head_time,
+            own_login=self.own_login,
+            pr_by_bot=pull.author_type.casefold() == "bot",
+            table=self.table,
+            evidence=evidence,
+        )
+
+    def grace(self, head: str, ingested: Ingested) -> Ingested:
+        """Finishing bots count as reviewed once `finishing-grace` seconds have passed (the
+        run's clock) since this run first read them finishing on this head."""
+        if self.clock is None or not ingested.finishing:
+            return ingested
+        now, grace = self.clock.now(), self.settings.finishing_grace
+        since = self.finishing_since
+        expired = [b for b in ingested.finishing if now - since.setdefault((head, b), now) >= grace]
+        return finished_by_grace(ingested, expired, grace)
+
+    def load_cycles(self, pr_author: str) -> Cycles:
+        self.cycles = Cycles(
+            self.gateway,
+            self.req.repo,
+            self.req.pr,
+            self.settings,
+            self.issue_comments,
+            self.own_login,
+            pr_author,
+            self.log,
+            self.check_runs.on,
+        )
+        return self.cycles
+
+    def begin(self, pull: PullInfo) -> Reading:
+        """Who we are, the first reading, the record and the expected bots."""
+        self.confirmed_login, self.own_login = identity(
+            self.gateway, self.req.identity_hint, self.check_runs, pull.head_sha
+        )
+        first = self.read()
+        cycles = self.load_cycles(first.pull.author_login)
+        self.expected = resolve_expected(
+            self.settings,
+            self.gateway,
+            first.pull,
+            self.log,
+            list(first.ingested.seen),
+            cycles.recorded_expected(first.pull.head_sha),
+        )
+        return first
+
+    # --- judging ---------------------------------------------------------------------------
+
+    def judge(
+        self, reading: Reading, mode: SettleMode = "none", *, noop: bool = False
+    ) -> Judgement:
+        """The one judgement of a reading: its verdict and the record to store with it. Edited
+        command comments (and, unless `noop`, our edited sticky) are checked first: a noop has
+        already proved by GitHub's clock that nobody touched our sticky since our last run."""
+        assert self.cycles is not None
+        foreign = self.cycles.check_edits(reading.comments, noop=noop)
+        head = reading.pull.head_sha
+        head_time = self.times.get(head)
+        subject = Subject(
+            repo=self.req.repo,
+            pr=self.req.pr,
+            head_sha=head,
+            comments=reading.comments,
+            ingested=reading.ingested,
+            expected=self.expected,
+            head_time=head_time,
+            settle=mode,
+        )
+        settings = JudgeSettings(
+            group_window=self.settings.group_window,
+            severity_overrides=self.settings.severity,
+            required=self.settings.required,
+        )
+        digest = reading.ingested.evidence_digest
+        context = self.cycles.context(head, reading.comments, digest, noop=noop)
+        judgement = judge(subject, context, settings, foreign)
+        # When the head arrived and the resolved expected bots let a later noop skip those reads;
+        # the pending and unreviewed bots let `reviewcoord status` list them without re-judging;
+        # the reviewers' tally and corroborations are what `reviewcoord scorecard` reads back.
+        before = self.cycles.record
+        verdict = judgement.verdict
+        owed = [*self.expected, *self.settings.require_bots]
+        asked = rerequest.merged(self.cycles.record, self.asked)
+        record = judgement.record.model_copy(
+            update={
+                "head_arrival": head_time.isoformat() if head_time else None,
+                "expected": list(self.expected),
+                "pending": list(verdict.pending),
+                "unreviewed": list(verdict.unreviewed),
+                "bots": next_runs(
+                    before.bots if before else None, verdict, reading.ingested, owed, head_time
+                ),
+                "corroborated": next_corroborated(
+                    before.corroborated if before else None, verdict, judgement.record
+                ),
+                "asked": asked,
+            }
+        )
+        on_head = list(dict.fromkeys(a.bot for a in asked or [] if a.head == head))
+        verdict = judgement.verdict.model_copy(update={"rerequested": on_head})
+        return Judgement(verdict=verdict, record=record)
+
+    def could_go(self, reading: Reading) -> bool:
+        """Settle's cheap predicate (no reconciliation, no reads)."""
+        record = self.cycles.record if self.cycles is not None else None
+        return would_go(
+            reading.ingested.findings,
+            record,
+            self.settings.convergence_after,
+            reading.pull.head_sha,
+        )
+
+    # --- settle ----------------------------------------------------------------------------
+
+    def policy(self) -> SettlePolicy:
+        s = self.settings
+        return SettlePolicy(
+            mode=s.settle,
+            expected=self.expected,
+            fast_pack=s.fast_pack,
+            slow_pack=s.slow_pack,
+            fast_timeout=s.fast_timeout,
+            full_timeout=s.full_timeout,
+            poll_interval=s.poll_interval,
+            merge_patience=s.merge_patience,
+            required=s.require_bots,
+        )
+
+    def on_poll(self, reading: Reading, elapsed: float) -> dict[BotKey, str]:
+        self.log_poll(reading, elapsed)
+        return self.ask_again(reading, elapsed) if self.settings.rerequest else {}
+
+    def ask_again(self, reading: Reading, elapsed: float) -> dict[BotKey, str]:
+        """Ask each due bot once (reviewcoord/rerequest.py); → the bots asked, each with the url
+        of the state it was asked in (settle waits for its next final state)."""
+        pull = reading.pull
+        if pull.state != "open" or not self.surfaces.may_write():
+            return {}
+        head = pull.head_sha
+        record = self.cycles.record if self.cycles is not None else None
+        asked = [*(record.asked or [] if record else []), *self.asked]
+        done = {b for b in self.expected if rerequest.asked_before(asked, b, head)}
+        states = {b: (s.state, s.detail) for b, s in reading.ingested.bots.items()}
+        timing = rerequest.Timing(
+            self.settings.fast_pack, self.settings.fast_timeout, self.settings.full_timeout
+        )
+        out: dict[BotKey, str] = {}
+        for item in rerequest.due(states, self.expected, timing, elapsed, head, done):
+            if rerequest.quota_noticed(item.bot, reading.comments):
+                continue
+            if self.settings.dry_run:  # nothing is asked, so nothing may claim it was
+                self.log.info(f"[dry-run] would ask {item.bot} to review again: {item.why}")
+                continue
+            sent, at, problem = self.surfaces.ask(item.bot)
+            if not sent:
+                continue  # read-only: nothing was asked, nothing to remember
+            why = (f"{item.why} ({problem})" if problem else item.why)[:REASON_CHARS]
+            entry = Asked(
+                bot=item.bot, head=head, at=at or None, how=rerequest.how(item.bot), why=why
+            )
+            self.asked.append(entry)
+            self.log.notice(rerequest.note(entry))
+            status = reading.ingested.bots.get(item.bot)
+            out[item.bot] = status.url if status is not None else ""
+        return out
+
+    def log_poll(self, reading: Reading, elapsed: float) -> None:
+        states = {b: reading.ingested.state(b) for b in self.expected}
+        done = [b for b, state in states.items() if state == "reviewed"]
+        gone = [f"{b} ({state})" for b, state in states.items() if state in UNREVIEWED]
+        self.log.info(
+            f"t+{elapsed:.0f}s head {reading.pull.head_sha[:7]}: reviewed "
+            f"{', '.join(done) or 'none'}; did not review {', '.join(gone) or 'none'}; "
+            f"waiting for {', '.join(waiting_for(reading, self.expected)) or 'nobody'}"
+        )
+
+    def settle(self, clock: Clock, first: Reading | None = None) -> Settled:
+        settled = settle(self.read, self.policy(), clock, self.could_go, self.on_poll, first)
+        for note in settled.log:
+            self.log.info(note)
+        return settled
+
+    # --- outcomes --------------------------------------------------------------------------
+
+    def fail(self, problem: str, pull: PullInfo) -> Outcome:
+        """No trustworthy verdict for `pull`'s head: report it on every surface we can write."""
+        self.log.error(f"no trustworthy verdict (gate error): {problem}")
+        self.surfaces.fail(pull.head_sha, problem)
+        return Outcome(
+            "error",
+            problem,
+            head_sha=pull.head_sha,
+            settings=self.settings,
+            read_only=self.surfaces.read_only,
+        )
+
+    def noop(self, first: Reading) -> Outcome:
+        """Nothing new since the last run: reads only, nothing is written. Thread state is only
+        shown, never gating: not read for a noop."""
+        assert self.cycles is not None
+        self.cycles.skip_threads()
+        verdict = self.judge(first, noop=True).verdict
+        sha = first.pull.head_sha
+        self.log.notice(
+            f"nothing new since {sha[:7]}: the head is the last reviewed one and no comment "
+            "changed; the sticky comment, commit status and check run are kept as they are"
+        )
+        sticky = self.cycles.sticky
+        return Outcome(
+            verdict.gate,
+            verdict.gate_reason,
+            verdict,
+            sha,
+            comment_url=sticky.html_url if sticky else "",
+            settings=self.settings,
+            notes=[f"nothing new since {sha[:7]}: nothing was published"],
+        )
+
+    def open_surfaces(self, first: Reading) -> None:
+        """The pending state on the head; the check run we open says which App we are."""
+        self.surfaces.open(first.pull.head_sha, self.expected)
+        app_login = self.surfaces.check_run.app_login
+        if self.confirmed_login is None and app_login and app_login != self.own_login:
+            # GET /user is forbidden to App tokens: look for our sticky under that identity.
+            self.log.info(f"identity from our check run's app: {app_login}")
+            self.own_login = app_login
+            self.load_cycles(first.pull.author_login)
+
+
+def _named(settings: Settings) -> list[BotKey]:
+    """The bots a run may wait for before it has read anything: the configured expected bots
+    (every reviewer for `auto`) and the required ones."""
+    named = reviewer_keys() if settings.auto_expected else settings.explicit_expected
+    return [*named, *settings.required]

@@ -1,0 +1,273 @@
+"""A reading: all the evidence of one PR head, read in one step (`read_evidence`).
+
+Its parts are the three comment lists (always), and what the profiles of the bots in play ask
+for (`BotProfile.reads`): the head's check runs of every app, its commit statuses, the PR's
+reactions, the code-scanning alerts of its merge commit. Each part is read completely — every
+page, conditional requests (an unchanged list costs a 304, no rate limit), failing closed like
+every read: a part that could not be read raises GatewayError, except the alerts, whose failure
+is itself evidence (`AlertRead.problem`: code scanning then could not review the head).
+
+`None` for a part means nobody asked for it. Ingest asks the profiles what the parts mean
+(reviewcoord/ingest.py); the snapshot keeps every part in GitHub's own shapes
+(`parts_to_json` / `parts_from_json`), so a replay judges exactly what a live run read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any, Literal
+
+from reviewcoord.errors import GatewayError
+from reviewcoord.github.gateway import CheckRunRef, CommitStatusRef, Gateway, PullInfo, Reaction
+from reviewcoord.model import RawComment
+
+# What a profile may ask to read beyond the comments (which every profile reads).
+Kind = Literal["check_runs", "statuses", "reactions", "alerts"]
+KINDS: tuple[Kind, ...] = ("check_runs", "statuses", "reactions", "alerts")
+
+
+def merge_ref(pr: int) -> str:
+    """The ref whose code-scanning alerts are the PR's: GitHub analyses the merge commit on
+    `pull_request`, and its docs say "To reference a pull request use `refs/pull/<number>/merge`"."""
+    return f"refs/pull/{pr}/merge"
+
+
+@dataclass(frozen=True)
+class AlertRead:
+    """One read of the PR's code-scanning alerts: every page (`alerts`, GitHub's JSON, judged by
+    reviewcoord/bots/code_scanning.py), or why they do not speak for the head (`problem`: not
+    analysed yet, not readable)."""
+
+    ref: str
+    alerts: Sequence[Any] | None = None
+    problem: str = ""
+    pending: bool = False  # the problem is that no analysis of the merge commit exists yet
+
+    @property
+    def complete(self) -> bool:
+        return self.alerts is not None
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The parts of one reading. `None`: not asked for (no profile in play reads it)."""
+
+    comments: tuple[RawComment, ...] = ()
+    check_runs: tuple[CheckRunRef, ...] | None = None
+    statuses: tuple[CommitStatusRef, ...] | None = None
+    reactions: tuple[Reaction, ...] | None = None
+    alerts: AlertRead | None = None
+
+    def joined(self, other: Evidence) -> Evidence:
+        """This reading with the parts `other` read that this one did not."""
+        return replace(
+            self,
+            check_runs=self.check_runs if self.check_runs is not None else other.check_runs,
+            statuses=self.statuses if self.statuses is not None else other.statuses,
+            reactions=self.reactions if self.reactions is not None else other.reactions,
+            alerts=self.alerts if self.alerts is not None else other.alerts,
+        )
+
+    def has(self, kinds: Iterable[Kind]) -> bool:
+        """Whether any of `kinds` was read."""
+        return any(getattr(self, kind) is not None for kind in kinds)
+
+
+def read_comments(gateway: Gateway, pr: int) -> tuple[RawComment, ...]:
+    return (
+        *gateway.list_reviews(pr),
+        *gateway.list_review_comments(pr),
+        *gateway.list_issue_comments(pr),
+    )
+
+
+def read_parts(
+    gateway: Gateway,
+    pull: PullInfo,
+    kinds: Iterable[Kind],
+    comments: Sequence[RawComment],
+    check_runs: Callable[[str], Sequence[CheckRunRef]] | None = None,
+) -> Evidence:
+    """The reading of `pull`'s head: `comments` (already read) and each part in `kinds`.
+    `check_runs(sha)`: where the head's check runs come from (the run shares one listing with
+    its own check run's cache); default, the gateway's."""
+    wanted = set(kinds)
+    list_runs = check_runs or (lambda sha: gateway.list_check_runs(sha))
+    sha = pull.head_sha
+    return Evidence(
+        comments=tuple(comments),
+        check_runs=tuple(list_runs(sha)) if "check_runs" in wanted else None,
+        statuses=tuple(gateway.list_commit_statuses(sha)) if "statuses" in wanted else None,
+        reactions=(
+            tuple(gateway.list_issue_reactions(pull.number)) if "reactions" in wanted else None
+        ),
+        alerts=read_alerts(gateway, pull) if "alerts" in wanted else None,
+    )
+
+
+# Where a permission error sends the user (GitHub: "List code scanning alerts for a repository").
+PERMISSION_HINT = "the workflow token needs `permissions: security-events: read`"
+
+
+def not_analysed(analyses: Sequence[Any], merge_sha: str | None) -> str | None:
+    """Why the alerts do not yet speak for the PR's current head, or None when an analysis of
+    its merge commit exists (`GET code-scanning/analyses`: an item whose `commit_sha` is the PR's
+    `merge_commit_sha`). An empty alert list means "nothing found" only after such an analysis;
+    before it, code scanning is pending and, at judgement, unreviewed."""
+    if not merge_sha:
+        return "code scanning pending: GitHub has not made the PR's merge commit yet"
+    for item in analyses:
+        if isinstance(item, dict) and item.get("commit_sha") == merge_sha:
+            return None
+    return f"code scanning pending: no analysis of the PR's merge commit {merge_sha[:7]} yet"
+
+
+def unreadable(exc: GatewayError) -> str:
+    """Why the alerts could not be read, in words that say what to do."""
+    said = exc.detail or ""
+    if exc.status == 403:
+        hint = f": {PERMISSION_HINT}" if "not accessible by integration" in said.casefold() else ""
+        return f"code scanning alerts could not be read (403 {said or 'Forbidden'}){hint}"
+    if exc.status == 404:
+        return f"code scanning is not set up for this repository ({said or 'Not Found'})"
+    return f"code scanning alerts could not be read ({exc})"
+
+
+def read_alerts(gateway: Gateway, pull: PullInfo) -> AlertRead:
+    """The alerts, once an analysis of the PR's current merge commit exists (else pending: an
+    empty list before the analysis ran is not "nothing found"); a failed read is a problem."""
+    ref = merge_ref(pull.number)
+    try:
+        pending = not_analysed(
+            gateway.list_code_scanning_analyses(pull.number), pull.merge_commit_sha
+        )
+        if pending:
+            return AlertRead(ref, problem=pending, pending=True)
+        return AlertRead(ref, alerts=gateway.list_code_scanning_alerts(pull.number))
+    except GatewayError as exc:
+        return AlertRead(ref, problem=unreadable(exc))
+
+
+# --------------------------------------------------------------------------- snapshot parts
+
+# The snapshot keys of the parts beyond the comments, in GitHub's own shapes.
+SNAPSHOT_KEYS: dict[str, Kind] = {
+    "check_runs": "check_runs",
+    "statuses": "statuses",
+    "reactions": "reactions",
+    "code_scanning_alerts": "alerts",
+}
+
+
+def parts_to_json(evidence: Evidence) -> dict[str, Any]:
+    """The parts a snapshot keeps, each as GitHub lists it (only those that were read)."""
+    out: dict[str, Any] = {}
+    if evidence.check_runs is not None:
+        out["check_runs"] = [_check_run_json(r) for r in evidence.check_runs]
+    if evidence.statuses is not None:
+        out["statuses"] = [_status_json(s) for s in evidence.statuses]
+    if evidence.reactions is not None:
+        out["reactions"] = [_reaction_json(r) for r in evidence.reactions]
+    if evidence.alerts is not None and evidence.alerts.complete:
+        out["code_scanning_alerts"] = list(evidence.alerts.alerts or ())
+    return out
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value is not None else None
+
+
+def _check_run_json(r: CheckRunRef) -> dict[str, Any]:
+    """A check run as `GET commits/{sha}/check-runs` lists it (the fields we read)."""
+    return {
+        "id": r.id,
+        "name": r.name,
+        "head_sha": r.head_sha,
+        "status": r.status,
+        "conclusion": r.conclusion,
+        "html_url": r.html_url,
+        "started_at": _iso(r.started_at),
+        "completed_at": _iso(r.completed_at),
+        "app": {"slug": r.app_slug} if r.app_slug else None,
+        "output": {"title": r.title, "summary": r.summary},
+    }
+
+
+def _status_json(s: CommitStatusRef) -> dict[str, Any]:
+    """A commit status as `GET commits/{sha}/statuses` lists it (the fields we read)."""
+    creator = {"login": s.creator_login, "type": s.creator_type} if s.creator_login else None
+    return {
+        "id": s.id,
+        "state": s.state,
+        "context": s.context,
+        "description": s.description,
+        "target_url": s.target_url,
+        "updated_at": _iso(s.updated_at),
+        "creator": creator,
+    }
+
+
+def _reaction_json(r: Reaction) -> dict[str, Any]:
+    """A reaction as `GET issues/{n}/reactions` lists it (the fields we read)."""
+    return {
+        "id": r.id,
+        "content": r.content,
+        "user": {"login": r.user_login, "type": r.user_type},
+        "created_at": _iso(r.created_at),
+    }
+
+
+def parts_from_json(
+    data: Mapping[str, Any], pr: int, comments: Sequence[RawComment]
+) -> tuple[Evidence, str | None]:
+    """A snapshot's parts → the reading (untrusted JSON), or the first problem ("key[i]: why")."""
+    from reviewcoord.github import reads  # its package imports the judgement: not at the top
+    convert: dict[str, Callable[[Any], Any]] = {
+        "check_runs": reads.check_run_ref,
+        "statuses": reads.commit_status_ref,
+        "reactions": reads.reaction_ref,
+    }
+    parts: dict[str, Any] = {}
+    for key, make in convert.items():
+        if key not in data:
+            continue
+        items: list[Any] = []
+        for index, item in enumerate(data[key]):
+            try:
+                items.append(make(item))
+            except ValueError as exc:
+                return Evidence(comments=tuple(comments)), f"'{key}[{index}]': {exc}"
+        parts[key] = tuple(items)
+    alerts = data.get("code_scanning_alerts")
+    return (
+        Evidence(
+            comments=tuple(comments),
+            check_runs=parts.get("check_runs"),
+            statuses=parts.get("statuses"),
+            reactions=parts.get("reactions"),
+            alerts=None if alerts is None else AlertRead(merge_ref(pr), alerts=alerts),
+        ),
+        None,
+    )
+
+
+def for_replay(evidence: Evidence, pr: int, *, code_scanning: bool) -> Evidence:
+    """A saved reading as a replay judges it: with `code-scanning` on and no alerts saved,
+    they count as unread (the gate is never go on alerts nobody read)."""
+    if not code_scanning or evidence.alerts is not None:
+        return evidence
+    problem = "the snapshot holds no code scanning alerts"
+    return replace(evidence, alerts=AlertRead(merge_ref(pr), problem=problem))
+
+
+def read_everything(gateway: Gateway, pull: PullInfo) -> tuple[Evidence, str]:
+    """Every part of the PR's reading, for a snapshot; a part that could not be read is left
+    out, and its problem returned."""
+    comments = read_comments(gateway, pull.number)
+    evidence = read_parts(gateway, pull, KINDS, comments)
+    alerts = evidence.alerts
+    if alerts is not None and not alerts.complete:
+        return replace(evidence, alerts=None), f"code scanning alerts not saved: {alerts.problem}"
+    return evidence, ""
