@@ -19,7 +19,8 @@ from reviewcoord.event import MergeGroup, resolve
 from reviewcoord.github.gateway import CheckRunRef, CommitStatusRef, PullInfo
 from reviewcoord.github.pygithub_gateway import PyGithubGateway
 from reviewcoord.history import History, encode
-from reviewcoord.merge_queue import Evidence, MergeRun, decide, run_merge_group
+from reviewcoord.merge_decision import Evidence, decide
+from reviewcoord.merge_queue import MergeRun, run_merge_group
 from reviewcoord.model import RawComment
 from reviewcoord.render import MARKER, STALE_PREFIX, merge_group
 from reviewcoord.runner import RunRequest

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from reviewcoord.bots import copilot_v2
+import reviewcoord.bots.copilot_v2 as copilot_v2
 from reviewcoord.bots.common import (
     clean_body,
     failed,

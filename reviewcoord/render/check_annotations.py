@@ -6,11 +6,11 @@ the public function of this module.
 
 from typing import Literal
 
+import reviewcoord.render.safe as safe
 from reviewcoord.bots import display_name
 from reviewcoord.github.gateway import Annotation
 from reviewcoord.limits import ANNOTATION_MESSAGE_BYTES, ANNOTATION_TITLE_LIMIT
 from reviewcoord.model import Verdict, VerdictFinding
-from reviewcoord.render import safe
 
 _LEVEL_TO_ANNOTATION: dict[str, Literal["notice", "warning", "failure"]] = {
     "critical": "failure",

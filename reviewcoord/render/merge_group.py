@@ -4,9 +4,9 @@ the filters of `reviewcoord.render.safe` (in the template) or `safe.clean` (plai
 
 from __future__ import annotations
 
+import reviewcoord.render.safe as safe
 from reviewcoord.github.gateway import CheckOutput
 from reviewcoord.limits import STATUS_DESCRIPTION_LIMIT
-from reviewcoord.render import safe
 from reviewcoord.render.templating import template
 
 

@@ -15,9 +15,9 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
 from jinja2.runtime import Context
 
+import reviewcoord.render.safe as safe
 from reviewcoord.bots import REGISTRY
 from reviewcoord.model import Verdict
-from reviewcoord.render import safe
 from reviewcoord.render.rows import bot_rows
 
 # Our styles, SGR codes only (https://en.wikipedia.org/wiki/ANSI_escape_code#SGR).

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+import reviewcoord.render.safe as safe
 from reviewcoord.github.gateway import CheckOutput
 from reviewcoord.limits import (
     CHECK_TEXT_LIMIT,
@@ -19,7 +20,6 @@ from reviewcoord.limits import (
     STATUS_DESCRIPTION_LIMIT,
 )
 from reviewcoord.model import Verdict
-from reviewcoord.render import safe
 from reviewcoord.render.fit import Surface, finding_noun, fit, measure
 from reviewcoord.render.templating import template
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 
-from reviewcoord.render import safe
+import reviewcoord.render.safe as safe
 
 _ENV = Environment(
     loader=PackageLoader("reviewcoord", "render/templates"),
