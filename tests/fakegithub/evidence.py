@@ -1,0 +1,103 @@
+"""The fake's evidence from others, in GitHub's own shapes: check runs another GitHub App made,
+commit statuses anyone set, and reactions on an issue or pull request.
+
+Each object starts from GitHub's REST reference example (tests/fixtures/api-examples/, see
+PROVENANCE.md there) with the fields a test sets replaced:
+
+* a commit status: "List commit statuses for a reference" (`status-items`,
+  repos.list-commit-statuses-for-ref.200.json), the same shape as our own POSTed statuses;
+* a reaction: "List reactions for an issue" (`reaction-items`, reactions.list-for-issue.200.json);
+* a check run's `app`: the `app` of "List check runs for a Git reference" (`check-run-paginated`,
+  checks.list-for-ref.200.json).
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "api-examples"
+# GitHub's reaction types (the `content` enum of the `reaction` schema).
+REACTION_CONTENTS = ("+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes")
+
+
+@cache
+def _example(name: str) -> Any:
+    return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+
+
+def _first(name: str, key: str | None = None) -> dict[str, Any]:
+    """A fresh copy of the first item of an example list (in its `key`, if wrapped)."""
+    items = _example(name)
+    item: dict[str, Any] = copy.deepcopy((items[key] if key else items)[0])
+    return item
+
+
+def status_json(
+    *,
+    url: str,
+    status_id: int,
+    state: str,
+    context: str,
+    description: str | None,
+    target_url: str | None,
+    created: str,
+    creator: dict[str, Any],
+    avatar_url: str,
+) -> dict[str, Any]:
+    """One commit status as `POST statuses/{sha}` answers and `GET commits/{sha}/statuses`
+    lists it."""
+    status = _first("repos.list-commit-statuses-for-ref.200.json")
+    status.update(
+        url=url,
+        avatar_url=avatar_url,
+        id=status_id,
+        node_id=base64.b64encode(f"013:StatusContext{status_id}".encode()).decode(),
+        state=state,
+        description=description,
+        target_url=target_url,
+        context=context,
+        created_at=created,
+        updated_at=created,
+        creator=creator,
+    )
+    return status
+
+
+def reaction_json(
+    reaction_id: int, *, user: dict[str, Any], content: str, created: str
+) -> dict[str, Any]:
+    """One item of `GET issues/{n}/reactions`."""
+    if content not in REACTION_CONTENTS:
+        raise ValueError(f"{content!r} is not a GitHub reaction ({', '.join(REACTION_CONTENTS)})")
+    reaction = _first("reactions.list-for-issue.200.json")
+    reaction.update(
+        id=reaction_id,
+        node_id=base64.b64encode(f"08:Reaction{reaction_id}".encode()).decode(),
+        user=user,
+        content=content,
+        created_at=created,
+    )
+    return reaction
+
+
+def app_json(app_id: int, slug: str, name: str, owner: dict[str, Any]) -> dict[str, Any]:
+    """A GitHub App as a check run names it (its `app`)."""
+    app: dict[str, Any] = _first("checks.list-for-ref.200.json", "check_runs")["app"]
+    html_url = f"https://github.com/apps/{slug}"
+    app.update(
+        id=app_id,
+        slug=slug,
+        node_id=base64.b64encode(f"03:Integration{app_id}".encode()).decode(),
+        owner=owner,
+        name=name,
+        external_url=html_url,
+        html_url=html_url,
+    )
+    app["permissions"] = {"checks": "write", "metadata": "read", "pull_requests": "write"}
+    app["events"] = ["check_run", "check_suite", "pull_request"]
+    return app
