@@ -30,10 +30,12 @@ def _example(name: str) -> Any:
     return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
 
 
-def _first(name: str, key: str | None = None) -> dict[str, Any]:
-    """A fresh copy of the first item of an example list (in its `key`, if wrapped)."""
-    items = _example(name)
-    item: dict[str, Any] = copy.deepcopy((items[key] if key else items)[0])
+def _built(example: str, node: str, item_id: int, **fields: Any) -> dict[str, Any]:
+    """A fresh copy of the first item of an example list with `id`, its `node_id` (of GraphQL
+    type `node`) and `fields` replaced."""
+    item: dict[str, Any] = copy.deepcopy(_example(example)[0])
+    node_id = base64.b64encode(f"{node}{item_id}".encode()).decode()
+    item.update(id=item_id, node_id=node_id, **fields)
     return item
 
 
@@ -51,12 +53,12 @@ def status_json(
 ) -> dict[str, Any]:
     """One commit status as `POST statuses/{sha}` answers and `GET commits/{sha}/statuses`
     lists it."""
-    status = _first("repos.list-commit-statuses-for-ref.200.json")
-    status.update(
+    return _built(
+        "repos.list-commit-statuses-for-ref.200.json",
+        "013:StatusContext",
+        status_id,
         url=url,
         avatar_url=avatar_url,
-        id=status_id,
-        node_id=base64.b64encode(f"013:StatusContext{status_id}".encode()).decode(),
         state=state,
         description=description,
         target_url=target_url,
@@ -65,7 +67,6 @@ def status_json(
         updated_at=created,
         creator=creator,
     )
-    return status
 
 
 def reaction_json(
@@ -74,21 +75,21 @@ def reaction_json(
     """One item of `GET issues/{n}/reactions`."""
     if content not in REACTION_CONTENTS:
         raise ValueError(f"{content!r} is not a GitHub reaction ({', '.join(REACTION_CONTENTS)})")
-    reaction = _first("reactions.list-for-issue.200.json")
-    reaction.update(
-        id=reaction_id,
-        node_id=base64.b64encode(f"08:Reaction{reaction_id}".encode()).decode(),
+    return _built(
+        "reactions.list-for-issue.200.json",
+        "08:Reaction",
+        reaction_id,
         user=user,
         content=content,
         created_at=created,
     )
-    return reaction
 
 
 def app_json(app_id: int, slug: str, name: str, owner: dict[str, Any]) -> dict[str, Any]:
     """A GitHub App as a check run names it (its `app`)."""
-    app: dict[str, Any] = _first("checks.list-for-ref.200.json", "check_runs")["app"]
     html_url = f"https://github.com/apps/{slug}"
+    runs = _example("checks.list-for-ref.200.json")["check_runs"]
+    app: dict[str, Any] = copy.deepcopy(runs[0]["app"])
     app.update(
         id=app_id,
         slug=slug,
@@ -97,7 +98,7 @@ def app_json(app_id: int, slug: str, name: str, owner: dict[str, Any]) -> dict[s
         name=name,
         external_url=html_url,
         html_url=html_url,
+        permissions={"checks": "write", "metadata": "read", "pull_requests": "write"},
+        events=["check_run", "check_suite", "pull_request"],
     )
-    app["permissions"] = {"checks": "write", "metadata": "read", "pull_requests": "write"}
-    app["events"] = ["check_run", "check_suite", "pull_request"]
     return app
