@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Literal
 
+from reviewcoord import rest
 from reviewcoord.errors import GatewayError
 from reviewcoord.github.gateway import CheckRunRef, CommitStatusRef, Gateway, PullInfo, Reaction
 from reviewcoord.model import RawComment
@@ -223,11 +224,10 @@ def parts_from_json(
     data: Mapping[str, Any], pr: int, comments: Sequence[RawComment]
 ) -> tuple[Evidence, str | None]:
     """A snapshot's parts → the reading (untrusted JSON), or the first problem ("key[i]: why")."""
-    from reviewcoord.github import reads  # its package imports the judgement: not at the top
     convert: dict[str, Callable[[Any], Any]] = {
-        "check_runs": reads.check_run_ref,
-        "statuses": reads.commit_status_ref,
-        "reactions": reads.reaction_ref,
+        "check_runs": rest.check_run_ref,
+        "statuses": rest.commit_status_ref,
+        "reactions": rest.reaction,
     }
     parts: dict[str, Any] = {}
     for key, make in convert.items():

@@ -10,7 +10,15 @@ import re
 from datetime import datetime
 from typing import Any
 
-from reviewcoord.github.gateway import ClosedPull, IssueComment, PullInfo
+from reviewcoord.github.gateway import (
+    CHECK_SUMMARY_CHARS,
+    CheckRunRef,
+    ClosedPull,
+    CommitStatusRef,
+    IssueComment,
+    PullInfo,
+    Reaction,
+)
 from reviewcoord.model import Endpoint, RawComment
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -155,4 +163,77 @@ def closed_pull(d: Any) -> ClosedPull:
         updated_at=updated,
         closed_at=_time(d, "closed_at"),
         merged_at=_time(d, "merged_at"),
+    )
+
+
+def check_run_ref(d: Any) -> CheckRunRef:
+    """A check run from GitHub's JSON (an item of `GET commits/{sha}/check-runs`, ours or any
+    App's, or a create response), or ValueError."""
+    if not isinstance(d, dict):
+        raise ValueError("a check run must be a JSON object")
+    run_id = d.get("id")
+    if isinstance(run_id, bool) or not isinstance(run_id, int):
+        raise ValueError("field 'id' must be an integer")
+    for key in ("name", "status", "head_sha"):
+        if not isinstance(d.get(key), str):
+            raise ValueError(f"field '{key}' must be a string")
+    app, html_url, conclusion = d.get("app"), d.get("html_url"), d.get("conclusion")
+    slug = app.get("slug") if isinstance(app, dict) else None
+    summary = _str(d, "output", "summary")
+    return CheckRunRef(
+        id=run_id,
+        name=_str(d, "name") or "",
+        status=str(d["status"]),
+        head_sha=str(d["head_sha"]),
+        html_url=html_url if isinstance(html_url, str) else "",
+        app_slug=slug if isinstance(slug, str) else None,
+        conclusion=conclusion if isinstance(conclusion, str) else None,
+        completed_at=_time(d, "completed_at"),
+        title=_str(d, "output", "title"),
+        summary=summary[:CHECK_SUMMARY_CHARS] if summary is not None else None,
+        started_at=_time(d, "started_at"),
+    )
+
+
+def commit_status_ref(d: Any) -> CommitStatusRef:
+    """One item of `GET commits/{sha}/statuses`, or ValueError."""
+    if not isinstance(d, dict):
+        raise ValueError("a commit status must be a JSON object")
+    status_id, state, context = (d.get(k) for k in ("id", "state", "context"))
+    if isinstance(status_id, bool) or not isinstance(status_id, int):
+        raise ValueError("field 'id' must be an integer")
+    if not isinstance(state, str) or not isinstance(context, str):
+        raise ValueError("fields 'state' and 'context' must be strings")
+    creator = d.get("creator")
+    if creator is not None and not isinstance(creator, dict):
+        raise ValueError("field 'creator' must be an object or null")
+    return CommitStatusRef(
+        id=status_id,
+        state=state,
+        context=_str(d, "context") or "",
+        creator_login=_str(d, "creator", "login"),
+        target_url=_str(d, "target_url"),
+        description=_str(d, "description"),
+        creator_type=_str(d, "creator", "type"),
+        updated_at=_time(d, "updated_at"),
+    )
+
+
+def reaction(d: Any) -> Reaction:
+    """One item of `GET issues/{n}/reactions`, or ValueError. `user` null (a deleted account)
+    is `ghost`, a `User`, as for comments."""
+    if not isinstance(d, dict):
+        raise ValueError(f"a reaction must be a JSON object, got {type(d).__name__}")
+    content = _str(d, "content")
+    if not content:
+        raise ValueError("field 'content' is missing")
+    user = d.get("user")
+    if user is not None and not isinstance(user, dict):
+        raise ValueError("field 'user' must be an object or null")
+    return Reaction(
+        id=_int(d, "id", required=True) or 0,
+        content=content,
+        user_login=_str(d, "user", "login", default="ghost") or "ghost",
+        user_type=_str(d, "user", "type", default="User") or "User",
+        created_at=_time(d, "created_at"),
     )

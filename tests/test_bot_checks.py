@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from reviewcoord.github.reads import check_run_ref, commit_status_ref, reaction_ref
+from reviewcoord.rest import check_run_ref, commit_status_ref
+from reviewcoord.rest import reaction as reaction_ref
 from reviewcoord.ingest import Ingested, ingest
 from reviewcoord.model import RawComment
 from reviewcoord.reading import Evidence

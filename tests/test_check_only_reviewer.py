@@ -17,7 +17,7 @@ from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_o
 from reviewcoord.bots.common import noise
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.github.pygithub_gateway import PyGithubGateway
-from reviewcoord.github.reads import check_run_ref
+from reviewcoord.rest import check_run_ref
 from reviewcoord.ingest import ingest
 from reviewcoord.model import ParsedComment, RawComment
 from reviewcoord.reading import Evidence

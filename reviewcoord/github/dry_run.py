@@ -21,6 +21,7 @@ from reviewcoord.github.gateway import (
     IssueComment,
     Permission,
     PullInfo,
+    Reaction,
     ReviewThread,
     StatusState,
     StickyCandidates,
@@ -82,11 +83,14 @@ class DryRunGateway:
     def whoami(self) -> str | None:
         return self.inner.whoami()
 
-    def list_check_runs(self, sha: str, name: str) -> list[CheckRunRef]:
+    def list_check_runs(self, sha: str, name: str | None = None) -> list[CheckRunRef]:
         return self.inner.list_check_runs(sha, name)
 
     def list_commit_statuses(self, sha: str) -> list[CommitStatusRef]:
         return self.inner.list_commit_statuses(sha)
+
+    def list_issue_reactions(self, number: int) -> list[Reaction]:
+        return self.inner.list_issue_reactions(number)
 
     def list_code_scanning_analyses(self, number: int) -> list[dict[str, Any]]:
         return self.inner.list_code_scanning_analyses(number)

@@ -84,25 +84,51 @@ class IssueComment(Frozen):
     updated_at: datetime | None = None
 
 
+# A check run's `output.summary` is kept to this many characters (GitHub allows 65,535): enough
+# for a bot's one-paragraph status ("Greptile has reviewed the Pull Request. …"), no more.
+CHECK_SUMMARY_CHARS = 2000
+
+
 class CheckRunRef(Frozen):
+    """A check run of `GET commits/{sha}/check-runs` (ours, or any App's), or of our writes."""
+
     id: int
     name: str
     status: str
     head_sha: str
     html_url: str = ""
-    app_slug: str | None = None
+    app_slug: str | None = None  # the App that made it (`app.slug`): who it is from
     conclusion: str | None = None  # set once completed
     completed_at: datetime | None = None  # GitHub's time; our sticky is written before it
+    title: str | None = None  # `output.title`
+    summary: str | None = None  # `output.summary`, cut to CHECK_SUMMARY_CHARS
+    started_at: datetime | None = None
 
 
 class CommitStatusRef(Frozen):
-    """One commit status of `GET commits/{sha}/statuses` (newest first there)."""
+    """One commit status of `GET commits/{sha}/statuses` (newest first there). Who set it is
+    `creator` (login and type): a status is anyone's to set under any context, so it is matched
+    by its creator, never by its context alone."""
 
     id: int
     state: str
     context: str
     creator_login: str | None = None
     target_url: str | None = None
+    description: str | None = None
+    creator_type: str | None = None  # `creator.type`: "Bot", "User", …
+    updated_at: datetime | None = None
+
+
+class Reaction(Frozen):
+    """One reaction of `GET issues/{n}/reactions` (on a PR: the PR's conversation). A deleted
+    account's reaction (`user` null) is `ghost`, a `User`."""
+
+    id: int
+    content: str  # "+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"
+    user_login: str
+    user_type: str
+    created_at: datetime | None = None
 
 
 class Annotation(Frozen):
@@ -225,11 +251,20 @@ class Gateway(Protocol):
         GITHUB_TOKEN and installation tokens)."""
         ...
 
-    def list_check_runs(self, sha: str, name: str) -> list[CheckRunRef]: ...
+    def list_check_runs(self, sha: str, name: str | None = None) -> list[CheckRunRef]:
+        """The check runs on `sha` (`GET commits/{sha}/check-runs?filter=all`, every page,
+        newest first): those named `name` (`check_name=`), or with None every App's."""
+        ...
 
     def list_commit_statuses(self, sha: str) -> list[CommitStatusRef]:
-        """Every commit status on `sha` (`GET commits/{sha}/statuses`, every page), any context;
-        used on `merge_group` when the PR head's check runs cannot be read."""
+        """Every commit status on `sha` (`GET commits/{sha}/statuses`, every page, newest first),
+        any context and creator: a bot's statuses, and ours on `merge_group` when the PR head's
+        check runs cannot be read. Not the combined `/status`, which names no creator."""
+        ...
+
+    def list_issue_reactions(self, number: int) -> list[Reaction]:
+        """Every reaction on the issue or PR `number` itself (`GET issues/{n}/reactions`, every
+        page), not those on its comments."""
         ...
 
     def list_code_scanning_alerts(self, number: int) -> list[dict[str, Any]]:

@@ -31,6 +31,7 @@ from reviewcoord.github.gateway import (
     IssueComment,
     Permission,
     PullInfo,
+    Reaction,
     ReviewThread,
     StatusState,
     StickyCandidates,
@@ -152,11 +153,14 @@ class PyGithubGateway:
     def whoami(self) -> str | None:
         return self._reads.whoami()
 
-    def list_check_runs(self, sha: str, name: str) -> list[CheckRunRef]:
+    def list_check_runs(self, sha: str, name: str | None = None) -> list[CheckRunRef]:
         return self._reads.list_check_runs(sha, name)
 
     def list_commit_statuses(self, sha: str) -> list[CommitStatusRef]:
         return self._reads.list_commit_statuses(sha)
+
+    def list_issue_reactions(self, number: int) -> list[Reaction]:
+        return self._reads.list_issue_reactions(number)
 
     def list_code_scanning_analyses(self, number: int) -> list[dict[str, Any]]:
         return self._reads.list_code_scanning_analyses(number)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from reviewcoord import rest
 from reviewcoord.errors import GatewayError
@@ -21,6 +21,7 @@ from reviewcoord.github.gateway import (
     CompareResult,
     Permission,
     PullInfo,
+    Reaction,
     StickyCandidates,
     SweepPage,
 )
@@ -33,6 +34,7 @@ from reviewcoord.model import Endpoint, RawComment
 # GitHub lists at most 300 files in a comparison (REST "Compare two commits").
 COMPARE_FILES_LIMIT = 300
 _PERMISSIONS = ("admin", "maintain", "write", "triage", "read", "none")
+_T = TypeVar("_T")
 
 
 class Reads:
@@ -64,11 +66,7 @@ class Reads:
             ) from None
 
     def list_open_pulls(self) -> list[PullInfo]:
-        items = self._pages.get_list(self._url("pulls"), "pulls", {"state": "open"})
-        try:
-            return [rest.pull_info(item) for item in items]
-        except ValueError as exc:
-            self._http.malformed("pulls", "read pulls", str(exc))
+        return self._list("pulls", {"state": "open"}, rest.pull_info)
 
     def list_closed_pulls(self, since: datetime) -> list[ClosedPull]:
         endpoint = "pulls"
@@ -109,11 +107,7 @@ class Reads:
         return StickyCandidates(comments=comments, skipped_pages=skipped)
 
     def list_comments(self, endpoint: str, kind: Endpoint) -> list[RawComment]:
-        items = self._pages.get_list(self._url(endpoint), endpoint, {})
-        try:
-            return [rest.raw_comment(kind, item) for item in items]
-        except ValueError as exc:
-            self._http.malformed(endpoint, f"read {endpoint}", str(exc))
+        return self._list(endpoint, {}, lambda item: rest.raw_comment(kind, item))
 
     def recent_comment_authors(self) -> list[tuple[str, str]]:
         # One page of each, newest first: recent enough to find the bots that review here.
@@ -238,21 +232,30 @@ class Reads:
                 return candidate  # type: ignore[no-any-return]
         return "none"
 
-    def list_check_runs(self, sha: str, name: str) -> list[CheckRunRef]:
+    def list_check_runs(self, sha: str, name: str | None = None) -> list[CheckRunRef]:
         endpoint = f"commits/{sha}/check-runs"
-        items = self._pages.get_list(
-            self._url(endpoint), endpoint, {"check_name": name, "filter": "all"}, key="check_runs"
-        )
-        try:
-            return [check_run_ref(item) for item in items]
-        except ValueError as exc:
-            self._http.malformed(endpoint, f"read {endpoint}", str(exc))
+        # `filter=all`: every run, not only the newest of each name (GitHub's default `latest`).
+        params = {"filter": "all"} if name is None else {"check_name": name, "filter": "all"}
+        return self._list(endpoint, params, rest.check_run_ref, key="check_runs")
 
     def list_commit_statuses(self, sha: str) -> list[CommitStatusRef]:
-        endpoint = f"commits/{sha}/statuses"
-        items = self._pages.get_list(self._url(endpoint), endpoint, {})
+        return self._list(f"commits/{sha}/statuses", {}, rest.commit_status_ref)
+
+    def list_issue_reactions(self, number: int) -> list[Reaction]:
+        return self._list(f"issues/{number}/reactions", {}, rest.reaction)
+
+    def _list(
+        self,
+        endpoint: str,
+        params: dict[str, Any],
+        parse: Callable[[Any], _T],
+        key: str | None = None,
+    ) -> list[_T]:
+        """Every item of every page of `endpoint`, each through `parse`; a malformed item
+        (ValueError) fails the whole read."""
+        items = self._pages.get_list(self._url(endpoint), endpoint, params, key=key)
         try:
-            return [commit_status_ref(item) for item in items]
+            return [parse(item) for item in items]
         except ValueError as exc:
             self._http.malformed(endpoint, f"read {endpoint}", str(exc))
 
@@ -292,50 +295,3 @@ def _suite_created(item: Any, sha: str) -> datetime | None:
     if not isinstance(item, dict) or item.get("head_sha") != sha:
         return None
     return rest.timestamp(item.get("created_at"))
-
-
-def check_run_ref(data: Any) -> CheckRunRef:
-    """A check run from GitHub's JSON (a list item or a create response), or ValueError."""
-    if not isinstance(data, dict):
-        raise ValueError("a check run must be a JSON object")
-    run_id, name, status, head_sha = (data.get(k) for k in ("id", "name", "status", "head_sha"))
-    if isinstance(run_id, bool) or not isinstance(run_id, int):
-        raise ValueError("field 'id' must be an integer")
-    for key, value in (("name", name), ("status", status), ("head_sha", head_sha)):
-        if not isinstance(value, str):
-            raise ValueError(f"field '{key}' must be a string")
-    app = data.get("app")
-    slug = app.get("slug") if isinstance(app, dict) else None
-    html_url = data.get("html_url")
-    conclusion = data.get("conclusion")
-    return CheckRunRef(
-        id=run_id,
-        name=str(name),
-        status=str(status),
-        head_sha=str(head_sha),
-        html_url=html_url if isinstance(html_url, str) else "",
-        app_slug=slug if isinstance(slug, str) else None,
-        conclusion=conclusion if isinstance(conclusion, str) else None,
-        completed_at=rest.time_of(data, "completed_at"),
-    )
-
-
-def commit_status_ref(data: Any) -> CommitStatusRef:
-    """One item of `GET commits/{sha}/statuses`, or ValueError."""
-    if not isinstance(data, dict):
-        raise ValueError("a commit status must be a JSON object")
-    status_id, state, context = (data.get(k) for k in ("id", "state", "context"))
-    if isinstance(status_id, bool) or not isinstance(status_id, int):
-        raise ValueError("field 'id' must be an integer")
-    if not isinstance(state, str) or not isinstance(context, str):
-        raise ValueError("fields 'state' and 'context' must be strings")
-    creator = data.get("creator")
-    login = creator.get("login") if isinstance(creator, dict) else None
-    target_url = data.get("target_url")
-    return CommitStatusRef(
-        id=status_id,
-        state=state,
-        context=context,
-        creator_login=login if isinstance(login, str) else None,
-        target_url=target_url if isinstance(target_url, str) else None,
-    )

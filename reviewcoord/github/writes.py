@@ -18,7 +18,6 @@ from reviewcoord.github.gateway import (
     IssueComment,
     StatusState,
 )
-from reviewcoord.github.reads import check_run_ref
 from reviewcoord.github.transport import Response, Transport
 from reviewcoord.limits import annotation_batches
 
@@ -94,7 +93,7 @@ class Writes:
         resp = self._write("POST", "check-runs", payload, f"create check run {name!r}")
         data = self._http.decode(resp, "check-runs", "create check run")
         try:
-            ref = check_run_ref(data)
+            ref = rest.check_run_ref(data)
         except ValueError as exc:
             self._http.malformed("check-runs", "create check run", str(exc))
         if len(outputs) > 1:

@@ -10,6 +10,9 @@ resets, read timeouts, truncated bodies).
     with FakeGitHub() as gh:
         gh.add_pull(7, head_sha="a" * 40)
         gh.add_review_comment(7, login="coderabbitai[bot]", body="…", path="a.py", line=3)
+        gh.add_bot_check_run("a" * 40, "Cursor Bugbot", app_slug="cursor", app_id=1210556)
+        gh.add_status("a" * 40, "CodeRabbit", "pending", creator_login="coderabbitai[bot]")
+        gh.add_reaction(7, "eyes", login="chatgpt-codex-connector[bot]")
         ... PyGithub / requests against gh.base_url with token "app-token" ...
 
 Everything is served under the API root (`/repos/o/r/…`, `/repositories/{id}/…`, `/user`) and also
@@ -44,6 +47,7 @@ from tests.fakegithub.code_scanning import (
     analysis_json,
 )
 from tests.fakegithub.code_scanning import merge_ref as cs_merge_ref
+from tests.fakegithub.evidence import app_json, reaction_json, status_json
 
 APP_TOKEN = "app-token"
 ACTIONS_LOGIN = "github-actions[bot]"
@@ -262,6 +266,7 @@ class FakeGitHub:
         self._issue_comments: list[dict[str, Any]] = []
         self._statuses: list[dict[str, Any]] = []
         self._check_runs: list[dict[str, Any]] = []
+        self._reactions: list[dict[str, Any]] = []  # on issues and PRs themselves, oldest first
         self._files: dict[tuple[str, str], str] = {}
         self._commit_times: dict[str, str] = {}
         # When a head commit arrived on GitHub (the pusher cannot set it): the created_at of the
@@ -284,6 +289,7 @@ class FakeGitHub:
             "status": 5_000,
             "check_run": 40_000,
             "check_suite": 6_000,
+            "reaction": 180_000_000,
         }
         self._tick = 0
 
@@ -751,6 +757,123 @@ class FakeGitHub:
         with self._lock:
             self._files[(path.strip("/"), ref)] = text
 
+    # ---------------------------------------------------------------- others' evidence
+    # Check runs of other GitHub Apps, commit statuses anyone set, reactions on a PR: in
+    # GitHub's shapes (tests/fakegithub/evidence.py), listed like everything else.
+    def add_bot_check_run(
+        self,
+        sha: str,
+        name: str,
+        *,
+        app_slug: str,
+        app_id: int,
+        status: str = "completed",
+        conclusion: str | None = "success",
+        title: str | None = None,
+        summary: str | None = None,
+        started_at: str | None = None,
+        completed_at: str | None = None,
+        app_name: str | None = None,
+    ) -> int:
+        """A check run another GitHub App made on `sha` (e.g. `cursor` 1210556 "Cursor
+        Bugbot", `greptile-apps` 867647 "Greptile Review", `github-actions` 15368
+        "copilot-pull-request-reviewer"), listed by `GET commits/{sha}/check-runs` as GitHub
+        lists any run. `conclusion` only counts when `status` is completed. Its id."""
+        with self._lock:
+            org = "github" if app_id == ACTIONS_APP["id"] else app_slug
+            owner = self._user(org, "Organization")
+            app = app_json(app_id, app_slug, app_name or app_slug, owner)
+            run = self._new_run(name, sha, app, started_at, None)
+            run["status"] = status
+            if status == "completed":
+                run["conclusion"] = conclusion
+                run["completed_at"] = completed_at or self._now()
+            run["output"].update(title=title, summary=summary)
+            self._check_runs.append(run)
+            return int(run["id"])
+
+    def set_bot_check_run(
+        self,
+        run_id: int,
+        *,
+        status: str | None = None,
+        conclusion: str | None = None,
+        title: str | None = None,
+        summary: str | None = None,
+        completed_at: str | None = None,
+    ) -> None:
+        """The App moves its run (e.g. in_progress → completed with a conclusion, which sets
+        `completed_at`; back to in_progress clears both). None leaves a field as it is."""
+        with self._lock:
+            run = self._find(self._check_runs, run_id)
+            if run is None:
+                raise KeyError(run_id)
+            change = {k: v for k, v in (("status", status), ("conclusion", conclusion)) if v}
+            self._apply_status(run, change, f"{DOCS}/checks/runs#update-a-check-run")
+            if completed_at is not None and run["status"] == "completed":
+                run["completed_at"] = completed_at
+            for key, value in (("title", title), ("summary", summary)):
+                if value is not None:
+                    run["output"][key] = value
+
+    def add_status(
+        self,
+        sha: str,
+        context: str,
+        state: str,
+        *,
+        creator_login: str,
+        creator_type: str = "Bot",
+        description: str | None = None,
+        target_url: str | None = None,
+    ) -> int:
+        """A commit status someone else set on `sha` (e.g. `coderabbitai[bot]`, context
+        "CodeRabbit", "Review in progress"): listed by `GET commits/{sha}/statuses` with its
+        `creator`, and counted in the combined `GET commits/{sha}/status`. Its id."""
+        if state not in ("error", "failure", "pending", "success"):
+            raise ValueError(f"unknown commit status state {state!r}")
+        with self._lock:
+            creator = self._user(creator_login, creator_type)
+            status = self._make_status(
+                sha, context, state, description, target_url, creator, creator["avatar_url"]
+            )
+            return int(status["id"])
+
+    def add_reaction(
+        self,
+        pr: int,
+        content: str,
+        *,
+        login: str,
+        user_type: str = "Bot",
+        created_at: str | None = None,
+    ) -> int:
+        """`login` reacts with `content` ("+1", "eyes", …) to issue or PR `pr` itself, as
+        `chatgpt-codex-connector[bot]` does: listed by `GET issues/{pr}/reactions`. Reacting
+        again with the same content adds nothing (GitHub answers with the existing one). Its
+        id."""
+        with self._lock:
+            if pr not in self._pulls and pr not in self._issues:
+                raise KeyError(f"no pull request or issue #{pr}")
+            for r in self._reactions:
+                if r["_issue"] == pr and r["content"] == content and r["user"]["login"] == login:
+                    return int(r["id"])
+            user = self._user(login, user_type)
+            rid = self._next_id("reaction")
+            reaction = reaction_json(
+                rid, user=user, content=content, created=created_at or self._now()
+            )
+            self._reactions.append({**reaction, "_issue": pr})
+            return rid
+
+    def remove_reaction(self, reaction_id: int) -> None:
+        """The reaction is taken back (e.g. Codex's `eyes` once it has reviewed)."""
+        with self._lock:
+            reaction = self._find(self._reactions, reaction_id)
+            if reaction is None:
+                raise KeyError(reaction_id)
+            self._reactions.remove(reaction)
+
     # ---------------------------------------------------------------- observation
     def request_log(self) -> list[RecordedRequest]:
         with self._lock:
@@ -763,6 +886,10 @@ class FakeGitHub:
     def statuses(self, sha: str) -> list[dict[str, Any]]:
         with self._lock:
             return [_public(s) for s in self._statuses if s["_sha"] == sha]
+
+    def reactions(self, number: int) -> list[dict[str, Any]]:
+        with self._lock:
+            return [_public(r) for r in self._reactions if r["_issue"] == number]
 
     def check_runs(self, sha: str | None = None) -> list[dict[str, Any]]:
         """Check runs (oldest first) with `annotations`: every annotation ever sent."""
@@ -1063,6 +1190,17 @@ class FakeGitHub:
                     return self._paginate(ctx, items)
                 if m == "POST":
                     return self._create_issue_comment(ctx, number)
+            if n == 3 and rest[1].isdigit() and rest[2] == "reactions" and m == "GET":
+                number = int(rest[1])
+                if number not in self._pulls and number not in self._issues:
+                    raise HttpError(404, "Not Found", doc=f"{DOCS}/reactions/reactions")
+                content = dict(ctx.query).get("content")
+                items = [
+                    r
+                    for r in self._reactions
+                    if r["_issue"] == number and content in (None, r["content"])
+                ]
+                return self._paginate(ctx, items)
             if n == 2 and rest[1] == "comments" and m == "GET":
                 since = dict(ctx.query).get("since")  # updated at or after (ISO 8601, Z)
                 items = [c for c in self._issue_comments if not since or c["updated_at"] >= since]
@@ -1331,24 +1469,41 @@ class FakeGitHub:
                     }
                 ],
             )
-        sid = self._next_id("status")
-        now = self._now()
-        status = {
-            "url": self._api(f"statuses/{sha}"),
-            "avatar_url": "https://avatars.githubusercontent.com/in/15368?v=4",
-            "id": sid,
-            "node_id": base64.b64encode(f"013:StatusContext{sid}".encode()).decode(),
-            "state": state,
-            "description": description,
-            "target_url": data.get("target_url"),
-            "context": data.get("context") or "default",
-            "created_at": now,
-            "updated_at": now,
-            "creator": self._user(ctx.identity.login),
-            "_sha": sha,
-        }
-        self._statuses.append(status)
+        status = self._make_status(
+            sha,
+            data.get("context") or "default",
+            state,
+            description,
+            data.get("target_url"),
+            self._user(ctx.identity.login),
+            "https://avatars.githubusercontent.com/in/15368?v=4",
+        )
         return Reply(201, _public(status))
+
+    def _make_status(
+        self,
+        sha: str,
+        context: str,
+        state: str,
+        description: str | None,
+        target_url: str | None,
+        creator: dict[str, Any],
+        avatar_url: str,
+    ) -> dict[str, Any]:
+        status = status_json(
+            url=self._api(f"statuses/{sha}"),
+            status_id=self._next_id("status"),
+            state=state,
+            context=context,
+            description=description,
+            target_url=target_url,
+            created=self._now(),
+            creator=creator,
+            avatar_url=avatar_url,
+        )
+        status["_sha"] = sha
+        self._statuses.append(status)
+        return status
 
     def _combined_status(self, ref: str) -> dict[str, Any]:
         latest: dict[str, dict[str, Any]] = {}
@@ -1382,6 +1537,8 @@ class FakeGitHub:
             runs = [r for r in runs if r["name"] == q["check_name"]]
         if "status" in q:
             runs = [r for r in runs if r["status"] == q["status"]]
+        if "app_id" in q:
+            runs = [r for r in runs if str((r.get("app") or {}).get("id")) == q["app_id"]]
         if q.get("filter", "latest") == "latest":
             newest: dict[tuple[str, Any], dict[str, Any]] = {}
             for r in runs:
@@ -1478,21 +1635,43 @@ class FakeGitHub:
             raise _validation("CheckRun", "name", "name wasn't supplied", doc, "missing_field")
         if not isinstance(head_sha, str) or not head_sha:
             raise _validation("CheckRun", "head_sha", "head_sha wasn't supplied", doc, "missing")
+        app = ctx.identity.app or dict(ACTIONS_APP)
+        app = {
+            **app,
+            "node_id": base64.b64encode(f"03:Integration{app['id']}".encode()).decode(),
+            "owner": self._user(self.repo.partition("/")[0], "Organization"),
+            "html_url": f"https://github.com/apps/{app['slug']}",
+        }
+        details = data.get("details_url") if app["id"] != ACTIONS_APP["id"] else None
+        run = self._new_run(name, head_sha, app, data.get("started_at"), details)
+        run["external_id"] = data.get("external_id") or ""
+        self._check_output(ctx, run, data.get("output"), doc, creating=True)
+        self._apply_status(run, data, doc)
+        self._check_runs.append(run)
+        return Reply(201, _public(run))
+
+    def _new_run(
+        self,
+        name: str,
+        head_sha: str,
+        app: dict[str, Any],
+        started_at: str | None,
+        details_url: str | None,
+    ) -> dict[str, Any]:
+        """A queued check run as GitHub makes it (not yet listed)."""
         rid = self._next_id("check_run")
         now = self._now()
-        app = ctx.identity.app or dict(ACTIONS_APP)
-        run: dict[str, Any] = {
+        return {
             "id": rid,
             "head_sha": head_sha,
             "node_id": base64.b64encode(f"08:CheckRun{rid}".encode()).decode(),
-            "external_id": data.get("external_id") or "",
+            "external_id": "",
             "url": self._api(f"check-runs/{rid}"),
             "html_url": self._web(f"runs/{rid}"),
-            "details_url": (data.get("details_url") if app["id"] != ACTIONS_APP["id"] else None)
-            or self._web(f"runs/{rid}"),
+            "details_url": details_url or self._web(f"runs/{rid}"),
             "status": "queued",
             "conclusion": None,
-            "started_at": data.get("started_at") or now,
+            "started_at": started_at or now,
             "completed_at": None,
             "output": {
                 "title": None,
@@ -1503,19 +1682,10 @@ class FakeGitHub:
             },
             "name": name,
             "check_suite": {"id": self._next_id("check_suite")},
-            "app": {
-                **app,
-                "node_id": base64.b64encode(f"03:Integration{app['id']}".encode()).decode(),
-                "owner": self._user(self.repo.partition("/")[0], "Organization"),
-                "html_url": f"https://github.com/apps/{app['slug']}",
-            },
+            "app": app,
             "pull_requests": [],
             "_annotations": [],
         }
-        self._check_output(ctx, run, data.get("output"), doc, creating=True)
-        self._apply_status(run, data, doc)
-        self._check_runs.append(run)
-        return Reply(201, _public(run))
 
     def _update_check_run(self, ctx: _Ctx, run: dict[str, Any]) -> Reply:
         doc = f"{DOCS}/checks/runs#update-a-check-run"
