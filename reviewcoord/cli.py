@@ -37,7 +37,7 @@ from reviewcoord.model import BotKey
 from reviewcoord.normalize import merged_table
 
 if TYPE_CHECKING:
-    from reviewcoord.snapshot import Snapshot
+    pass
 from reviewcoord.terminal import FORMATS, Parser, output_format, pr_number, print_verdict
 
 # The real defaults, from the Settings model (so --help cannot drift from them).

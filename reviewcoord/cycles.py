@@ -287,7 +287,12 @@ class Cycles:
         return self._permissions[login]
 
     def context(
-        self, head_sha: str, comments: Sequence[RawComment], evidence: str = "", *, noop: bool = False
+        self,
+        head_sha: str,
+        comments: Sequence[RawComment],
+        evidence: str = "",
+        *,
+        noop: bool = False,
     ) -> CycleContext:
         cached = self._contexts.get(head_sha)
         fp = self.fingerprint(comments, evidence)

@@ -14,7 +14,7 @@ from typing import Literal
 
 from reviewcoord import rerequest
 from reviewcoord.actions_io import Log
-from reviewcoord.bots import REGISTRY, bot_for_author, reviewer_keys
+from reviewcoord.bots import REGISTRY, bot_for_author, bot_keys, reviewer_keys
 from reviewcoord.config import Settings
 from reviewcoord.cycles import ACTIONS_BOT, Cycles, recorded_time
 from reviewcoord.github.dry_run import DryRunGateway
@@ -131,7 +131,11 @@ class Evaluation:
         comment counts for the head."""
         if self.times.get(pull.head_sha) is None:
             known = recorded_time(
-                self.req.repo, pull.number, self.own_login, pull.head_sha, comments,
+                self.req.repo,
+                pull.number,
+                self.own_login,
+                pull.head_sha,
+                comments,
                 self.check_runs.on,
             )
             self.times[pull.head_sha] = known or self.gateway.get_head_arrival(
@@ -145,11 +149,9 @@ class Evaluation:
         named = self.expected or self.settings.explicit_expected
         authors = [bot_for_author(c.author_login, c.author_type) for c in comments]
         bots = {*named, *self.settings.required, *(b for b in authors if b is not None)}
-        return [b for b in REGISTRY.keys() if b in bots]
+        return [b for b in bot_keys() if b in bots]
 
-    def interpret(
-        self, evidence: Evidence, pull: PullInfo, head_time: datetime | None
-    ) -> Ingested:
+    def interpret(self, evidence: Evidence, pull: PullInfo, head_time: datetime | None) -> Ingested:
         return ingest(
             evidence.comments,
             head_sha=pull.head_sha,

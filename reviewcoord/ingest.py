@@ -329,8 +329,8 @@ def ingest(
 ) -> Ingested:
     """Every comment → findings (levelled under `table`: the effective severity table, default
     docs/severity.md), each known bot's run state on the head, unknown bots, parse notes; then
-    what the rest of the reading (`evidence`: check runs, statuses, reactions, a source's list) says,
-    asked of each profile that reads it (reviewcoord/bots/checks.py)."""
+    what the rest of the reading says (`evidence`: check runs, statuses, reactions, a source's
+    list), asked of each profile that reads it (reviewcoord/bots/checks.py)."""
     tally = _Tally()
 
     def on_head(comment: RawComment, parsed: ParsedComment) -> bool:
@@ -401,8 +401,7 @@ def _apply_evidence(
         if result.said is None:
             continue
         said[bot] = f"{result.said.state}:{result.said.detail}:{_facts(result.findings)}"
-        authoritative = result.findings is not None
-        status, done = _combined(states[bot], bot in finishing, result.said, authoritative)
+        status, done = _combined(states[bot], bot in finishing, result.said, result.decides)
         states[bot] = status
         finishing.discard(bot)
         if done:
@@ -483,8 +482,9 @@ def settled_and_pending(
         if b in owed
         and (
             states.get(b) in UNREVIEWED_STATES
-            # A source is never waited for: owed and anything but reviewed, it did not review.
-            or (is_source(b) and states.get(b, "not_seen") != "reviewed")
+            # A source is never waited for: required and anything but reviewed (pending, not
+            # read), it did not review.
+            or (is_source(b) and b in required and states.get(b, "not_seen") != "reviewed")
         )
     ]
     return settled, pending, unreviewed

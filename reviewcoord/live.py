@@ -9,20 +9,19 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
 from reviewcoord.actions_io import Log
-from reviewcoord.reading import read_everything
 from reviewcoord.config import DEFAULT_CONFIG_PATH, declared_scope
 from reviewcoord.errors import (
     EXIT_BLOCK,
     EXIT_OK,
     EXIT_UNREADABLE,
     EXIT_USAGE,
-    GatewayError,
     UsageError,
 )
 from reviewcoord.github.dry_run import DryRunGateway
+from reviewcoord.reading import read_everything
 from reviewcoord.runner import RunRequest, evaluate
 from reviewcoord.settle import SystemClock
 from reviewcoord.terminal import Parser, output_format, pr_number, print_verdict

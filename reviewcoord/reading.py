@@ -31,7 +31,7 @@ KINDS: tuple[Kind, ...] = ("check_runs", "statuses", "reactions", "alerts")
 
 def merge_ref(pr: int) -> str:
     """The ref whose code-scanning alerts are the PR's: GitHub analyses the merge commit on
-    `pull_request`, and its docs say "To reference a pull request use `refs/pull/<number>/merge`"."""
+    `pull_request`; its docs: "To reference a pull request use `refs/pull/<number>/merge`"."""
     return f"refs/pull/{pr}/merge"
 
 

@@ -129,9 +129,7 @@ def internal_error(exc: Exception) -> str:
     return f"internal error ({type(exc).__name__}): please report it with the job log"
 
 
-def _publish_until_stable(
-    run: Evaluation, clock: Clock, settled: Settled, started: str
-) -> Outcome:
+def _publish_until_stable(run: Evaluation, clock: Clock, settled: Settled, started: str) -> Outcome:
     """Publish; if the head moved meanwhile, judge the new head instead (bounded): the old
     head's status must never be written after a newer head's run may have written its own."""
     for attempt in range(MAX_PUBLISH_RESTARTS + 1):

@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
-from reviewcoord.rest import check_run_ref, commit_status_ref
-from reviewcoord.rest import reaction as reaction_ref
+from reviewcoord.bots import parse_comment
 from reviewcoord.ingest import Ingested, ingest
 from reviewcoord.model import RawComment
 from reviewcoord.reading import Evidence
+from reviewcoord.rest import check_run_ref, commit_status_ref
+from reviewcoord.rest import reaction as reaction_ref
 from tests.bots_support import corpus_comment, load_corpus
 
 HEAD = "c" * 40
@@ -72,7 +73,9 @@ def status_json(description: str, state: str, login: str = "coderabbitai[bot]", 
     }
 
 
-def reaction_json(content: str, at: datetime, login: str = "chatgpt-codex-connector[bot]", kind: str = "Bot"):  # type: ignore[no-untyped-def]
+def reaction_json(
+    content: str, at: datetime, login: str = "chatgpt-codex-connector[bot]", kind: str = "Bot"
+):  # type: ignore[no-untyped-def]
     return {
         "id": 11,
         "node_id": "REA_x",
@@ -108,10 +111,10 @@ def test_a_check_that_announces_comments_waits_for_them_as_finishing() -> None:
 
 
 def test_a_bugbot_review_that_lands_after_its_neutral_check_is_the_review() -> None:
-    review = corpus(
-        lambda e: e["bot_login"] == "cursor[bot]" and e["endpoint"] == "review",
-        commit_id=HEAD,
-    )
+    real = corpus(lambda e: e["bot_login"] == "cursor[bot]" and e["endpoint"] == "review")
+    reviewed = parse_comment("cursor", real).reviewed_commit or "-"
+    review = real.model_copy(update={"body": real.body.replace(reviewed, HEAD), "commit_id": HEAD})
+    assert read([], runs=[run_json("bugbot-findings")]).finishing == {"cursor"}  # control
     got = read([review], runs=[run_json("bugbot-findings")])
     assert got.state("cursor") == "reviewed" and "cursor" not in got.finishing
 
@@ -145,7 +148,9 @@ def test_coderabbits_legacy_commit_status(description: str, state: str, expected
 
 
 def test_attack_a_person_setting_coderabbits_status_context_is_not_coderabbit() -> None:
-    forged = read(runs=[], statuses=[status_json("Review skipped: x", "success", "mallory", "User")])
+    forged = read(
+        runs=[], statuses=[status_json("Review skipped: x", "success", "mallory", "User")]
+    )
     assert forged.state("coderabbit") == "not_seen"
     named = status_json("Review skipped: x", "success", "coderabbitai[bot]", "User")
     assert read(runs=[], statuses=[named]).state("coderabbit") == "not_seen"
@@ -196,9 +201,10 @@ def test_codex_thumbs_up_after_the_head_arrived_is_its_clean_review() -> None:
 
 
 def test_codex_eyes_is_working_and_an_old_thumbs_up_is_no_review_of_this_head() -> None:
-    assert read(reactions=[reaction_json("eyes", ARRIVED + timedelta(seconds=5))]).state(
-        "codex"
-    ) == "working"
+    assert (
+        read(reactions=[reaction_json("eyes", ARRIVED + timedelta(seconds=5))]).state("codex")
+        == "working"
+    )
     old = read(reactions=[reaction_json("+1", ARRIVED - timedelta(minutes=1))])
     assert old.state("codex") == "not_seen"
 
@@ -221,8 +227,9 @@ def test_an_unknown_arrival_time_lets_no_reaction_count() -> None:
 
 
 def test_codex_tracker_completed_and_thumbs_up_is_reviewed_at_once() -> None:
-    from tests.test_evidence_and_failures import ARRIVED as TRACKED, completed_tracker
+    from tests.test_evidence_and_failures import ARRIVED as TRACKED
     from tests.test_evidence_and_failures import HEAD as TRACKED_HEAD
+    from tests.test_evidence_and_failures import completed_tracker
 
     tracker = completed_tracker(TRACKED)
     thumbs = reaction_ref(reaction_json("+1", TRACKED + timedelta(minutes=2)))
@@ -240,6 +247,7 @@ def test_nothing_beyond_comments_read_means_the_comments_alone() -> None:
     got = read(runs=None)
     assert got.state("cursor") == "not_seen" and got.evidence_digest == ""
     changed = read(runs=[run_json("bugbot-clean")])
-    assert changed.evidence_digest != "" and changed.evidence_digest != read(
-        runs=[run_json("bugbot-in-progress")]
-    ).evidence_digest
+    assert (
+        changed.evidence_digest != ""
+        and changed.evidence_digest != read(runs=[run_json("bugbot-in-progress")]).evidence_digest
+    )

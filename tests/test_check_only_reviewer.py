@@ -17,13 +17,14 @@ from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_o
 from reviewcoord.bots.common import noise
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.github.pygithub_gateway import PyGithubGateway
-from reviewcoord.rest import check_run_ref
 from reviewcoord.ingest import ingest
 from reviewcoord.model import ParsedComment, RawComment
 from reviewcoord.reading import Evidence
+from reviewcoord.rest import check_run_ref
 from reviewcoord.runner import Outcome, RunRequest, evaluate
 from tests.e2e_support import HEAD
 from tests.fakegithub import FakeGitHub
+from tests.fakegithub.server import APP_TOKEN
 
 CHECK = "Shield Review"
 
@@ -112,7 +113,7 @@ def judge(fake: FakeGitHub, clock: _Clock) -> Outcome:
         input_source="test",
         config_path=".github/review-coordinator.yml",
     )
-    with PyGithubGateway(fake.repo, "tok", base_url=fake.base_url, write_spacing=0) as gw:
+    with PyGithubGateway(fake.repo, APP_TOKEN, base_url=fake.base_url, write_spacing=0) as gw:
         return evaluate(req, gw, clock, Log(io.StringIO()))
 
 

@@ -71,9 +71,7 @@ def inline(number: int, path: str = "spec-main/api-session-spec.ts", line: int =
     )
 
 
-def with_alerts(
-    comments: list[RawComment], read: AlertRead | None, table: Any = None
-) -> Ingested:
+def with_alerts(comments: list[RawComment], read: AlertRead | None, table: Any = None) -> Ingested:
     """The comments and the alerts, ingested as one reading."""
     evidence = Evidence(comments=tuple(comments), alerts=read)
     return ingest(comments, head_sha=HEAD, table=table, evidence=evidence)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from reviewcoord.reading import not_analysed
 from reviewcoord.ingest import ANY_TIME, FINISHING, finished_by_grace, ingest, is_on_head
 from reviewcoord.judgement.evidence import MAX_HUNKS, changes_lines, parse_hunks
 from reviewcoord.model import ParsedComment, RawComment, Verdict
 from reviewcoord.pipeline import judge
+from reviewcoord.reading import not_analysed
 from reviewcoord.render import sticky_comment
 from reviewcoord.render.plain import plain_text
 from reviewcoord.runner import RunRequest, fallback_settings

@@ -52,10 +52,12 @@ class FromEvidence:
 
     said: Said | None = None
     # None: its comments' findings stand. A list: they are the bot's findings instead (a source
-    # read completely, code scanning), and `said` is its state whatever its comments signal.
+    # read completely, code scanning).
     findings: list[Finding] | None = None
     notes: tuple[ParseNote, ...] = ()
     seen: int = 0
+    # `said` is the bot's state whatever its comments signal (a source's own read).
+    decides: bool = False
 
 
 @dataclass(frozen=True)
@@ -157,7 +159,9 @@ def said_by_check(check: Check, evidence: Evidence) -> Said | None:
 
 def _working(check: Check, view: CheckView) -> Said:
     what = "commit status" if check.status else "check run"
-    return Said("working", f"its {what} `{check.name}` is {view.status.replace('_', ' ')}", view.url)
+    return Said(
+        "working", f"its {what} `{check.name}` is {view.status.replace('_', ' ')}", view.url
+    )
 
 
 def from_checks(*checks: Check) -> EvidenceReader:

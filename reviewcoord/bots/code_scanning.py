@@ -218,8 +218,8 @@ def judge_alerts(evidence: Evidence, context: EvidenceContext) -> FromEvidence:
         note = ParseNote(bot=KEY, url="", note=f"{read.problem}{stays}")
         # Pending (no analysis of the merge commit yet) shows as working while the run reads;
         # either way it is no review: required, it is unreviewed at judgement.
-        state = "working" if read.pending else "failed"
-        return FromEvidence(said=Said(state, read.problem), notes=(note,))
+        said = Said("working", read.problem) if read.pending else Said("failed", read.problem)
+        return FromEvidence(said=said, notes=(note,), decides=True)
     alerts, notes = alert_findings(read.alerts or ())
     open_ids = {f.native_id for f in alerts}
     gone = [
@@ -235,6 +235,7 @@ def judge_alerts(evidence: Evidence, context: EvidenceContext) -> FromEvidence:
         findings=[*kept, *alerts],
         notes=(*notes, *gone),
         seen=count,
+        decides=True,
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_of
 from reviewcoord.bots.common import (
     Notice,
     clean_body,
@@ -34,7 +35,6 @@ from reviewcoord.bots.common import (
     unfenced_lines,
     working,
 )
-from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_of
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import Finding, ParsedComment, RawComment
 

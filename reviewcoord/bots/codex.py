@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from reviewcoord.bots.checks import EvidenceContext, FromEvidence, Said, reactions_by
 from reviewcoord.bots.common import (
     PERMALINK,
     clean_body,
@@ -28,7 +29,6 @@ from reviewcoord.bots.common import (
     plain_text,
     working,
 )
-from reviewcoord.bots.checks import EvidenceContext, FromEvidence, Said, reactions_by
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import Finding, ParsedComment, RawComment
 from reviewcoord.reading import Evidence

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 import reviewcoord.bots.copilot_v2 as copilot_v2
+from reviewcoord.bots.checks import Check, from_checks, kinds_of
 from reviewcoord.bots.common import (
     clean_body,
     failed,
@@ -30,7 +31,6 @@ from reviewcoord.bots.common import (
     own_words,
     skipped,
 )
-from reviewcoord.bots.checks import Check, from_checks, kinds_of
 from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import Finding, ParsedComment, RawComment
 

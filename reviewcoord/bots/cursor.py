@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_of
 from reviewcoord.bots.common import (
     clean_body,
     failed,
@@ -27,7 +28,6 @@ from reviewcoord.bots.common import (
     plain_text,
     skipped,
 )
-from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_of
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import ParsedComment, RawComment
 

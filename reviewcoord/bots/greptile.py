@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote
 
+from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_of
 from reviewcoord.bots.common import (
     Notice,
     clean_body,
@@ -32,7 +33,6 @@ from reviewcoord.bots.common import (
     plain_text,
     read_notice,
 )
-from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_of
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import ParsedComment, RawComment
 

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
 from reviewcoord.bots.profile import ACCOUNT_TYPES, BotProfile, Pack, graphql_spelling
-from reviewcoord.reading import Kind
 from reviewcoord.model import Finding, Level
+from reviewcoord.reading import Kind
 
 
 def spellings(profile: BotProfile) -> frozenset[str]:
