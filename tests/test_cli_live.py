@@ -114,7 +114,7 @@ def test_cli_dry_run_writes_nothing_and_gh_token_works(fake: FakeGitHub) -> None
 def test_snapshot_round_trips_through_replay(fake: FakeGitHub, tmp_path: Path) -> None:
     snap = cli(fake, "snapshot", "2", "--repo", "octo/app")
     assert snap.returncode == 0, snap.stderr
-    assert json.loads(snap.stdout)["format"] == 1
+    assert json.loads(snap.stdout)["format"] == 2
     assert "the snapshot holds every comment body of octo/app#2" in snap.stderr
     path = tmp_path / "pr.json"
     path.write_text(snap.stdout)
@@ -155,6 +155,54 @@ def test_snapshot_round_trips_through_replay(fake: FakeGitHub, tmp_path: Path) -
     for key in ("critical", "advisory", "gate", "gate_reason", "unknown_bots", "head_sha"):
         assert live_v[key] == replay_v[key], key
     assert writes(fake) == []
+
+
+def test_a_snapshot_keeps_the_whole_reading_checks_and_reactions_included(
+    tmp_path: Path,
+) -> None:
+    """Greptile's only sign is its check run ("0 comments added"), Codex's its 👍: the live run
+    and the replay of its snapshot read both as reviewed, from the same parts."""
+    with FakeGitHub() as gh:
+        gh.add_pull(2, head_sha=HEAD)
+        gh.add_token(PAT, "octo-dev", user_endpoint=True)
+        summary = "Greptile has reviewed the Pull Request.\n\n3 files reviewed, 0 comments added."
+        gh.add_bot_check_run(
+            HEAD, "Greptile Review", app_slug="greptile-apps", app_id=867647, summary=summary
+        )
+        gh.add_reaction(2, "+1", login=CODEX)
+        snap = cli(gh, "snapshot", "2", "--repo", "octo/app")
+        assert snap.returncode == 0, snap.stderr
+        saved = json.loads(snap.stdout)
+        assert [r["name"] for r in saved["check_runs"]] == ["Greptile Review"]
+        assert [r["content"] for r in saved["reactions"]] == ["+1"]
+        bots = ("--expected-bots", "greptile,codex")
+        live = cli(gh, "2", "--repo", "octo/app", "--settle", "none", "--format", "json", *bots)
+    path = tmp_path / "pr.json"
+    path.write_text(snap.stdout)
+    replay = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reviewcoord.cli",
+            "2",
+            "--replay",
+            str(path),
+            "--format",
+            "json",
+            *bots,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert replay.returncode == 0, replay.stderr
+    live_v, replay_v = json.loads(live.stdout), json.loads(replay.stdout)
+    for verdict in (live_v, replay_v):
+        assert verdict["bots"]["greptile"]["state"] == "reviewed"
+        assert verdict["bots"]["codex"]["state"] == "reviewed"
+        assert verdict["gate"] == "go" and verdict["pending"] == []
 
 
 def test_cli_without_token_or_repo_is_a_clear_error(fake: FakeGitHub) -> None:

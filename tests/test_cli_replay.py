@@ -105,7 +105,7 @@ def test_explicit_expected_bots_make_missing_bot_pending() -> None:
             "issue_comments[0]",
         ),
         ('{"repo": "o/r", "pull": {"number": 1, "head": {"sha": "a"}}}', "missing key 'format'"),
-        ('{"format": 2, "repo": "o/r", "pull": {}}', "key 'format': version '2'"),
+        ('{"format": 3, "repo": "o/r", "pull": {}}', "key 'format': version '3'"),
         ('{"format": "1", "repo": "o/r", "pull": {}}', "key 'format': version '1'"),
         ('{"format": true, "repo": "o/r", "pull": {}}', "key 'format'"),
         ('{"format": 1, "repo": "o/r", "pull": {}, "reveiws": []}', "unknown key 'reveiws'"),

@@ -53,11 +53,15 @@ def inline_alert(fake: FakeGitHub, number: int, path: str, line: int) -> None:
     fake.add_review_comment(2, login=GHAS, body=text, path=path, line=line, review_id=review["id"])
 
 
-def alert_reads(fake: FakeGitHub) -> list[dict[str, list[str]]]:
+def alert_reads(fake: FakeGitHub, *, paid: bool = True) -> list[dict[str, list[str]]]:
+    """The alert requests; `paid`: only those that cost rate limit (not a 304: each reading
+    asks again with its ETag, and an unchanged list is free)."""
     return [
         parse_qs(urlsplit(r.path).query)
         for r in fake.request_log()
-        if r.method == "GET" and "/code-scanning/alerts" in r.path
+        if r.method == "GET"
+        and "/code-scanning/alerts" in r.path
+        and (not paid or r.status != 304)
     ]
 
 
@@ -114,13 +118,15 @@ def test_a_high_alert_blocks_with_the_source_code_scanning(
         path="app/db.py",
         start_line=41,
     )
-    # Gemini never posts: settle polls until its full timeout; the alerts are read only after.
+    # Gemini never posts: settle polls until its full timeout; the alerts are read with every
+    # reading, and after the first read an unchanged list is a free 304.
     waits = {"expected-bots": "codex,copilot,cursor,claude,gemini", "settle": "full"}
     run = run_action(fake, tmp_path, inputs={**waits, "full-timeout": "2"})
     verdict = verdict_of(run)
     assert run.outputs["gate"] == "block" and verdict["pending"] == ["gemini"]
     polls = [r for r in fake.request_log() if r.method == "GET" and "/pulls/2/reviews" in r.path]
-    assert len(polls) >= 2 and len(alert_reads(fake)) == 1  # once per run, not per poll
+    assert len(polls) >= 2 and len(alert_reads(fake, paid=False)) == len(polls)
+    assert len(alert_reads(fake)) == 1  # paid once per run: the polls' reads are 304s
     (finding,) = verdict["critical"]
     assert (finding["file"], finding["line"], finding["title"]) == (
         "app/db.py",

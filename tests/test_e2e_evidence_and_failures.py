@@ -165,7 +165,7 @@ def judge_in_process(fake: FakeGitHub, crash: bool, monkeypatch: pytest.MonkeyPa
     with `crash`, settling raises an unexpected error, as a bug would."""
     import io
 
-    from reviewcoord import runner
+    from reviewcoord import evaluation, runner
     from reviewcoord.actions_io import Log
     from reviewcoord.github.pygithub_gateway import PyGithubGateway
 
@@ -173,7 +173,7 @@ def judge_in_process(fake: FakeGitHub, crash: bool, monkeypatch: pytest.MonkeyPa
         raise RuntimeError("a bug, quoting untrusted text <script>")
 
     if crash:
-        monkeypatch.setattr(runner._Evaluation, "settle", broken)
+        monkeypatch.setattr(evaluation.Evaluation, "settle", broken)
     fake.add_issue_comment(2, login="mona", body="Any news?")
 
     class Clock:
@@ -361,7 +361,9 @@ def test_an_empty_alert_list_without_an_analysis_of_the_merge_commit_is_not_go(
     run = run_action(fake, tmp_path, inputs={"expected-bots": "claude"})
     v = verdict_of(run)
     assert run.outputs["gate"] == "block", run.log
-    assert v["bots"]["code-scanning"]["state"] == "failed"
+    # Pending (no analysis yet) while the run reads; unreviewed at judgement: never go.
+    assert v["bots"]["code-scanning"]["state"] == "working"
+    assert v["bots"]["code-scanning"]["detail"].startswith("code scanning pending")
     assert "no analysis of the PR's merge commit" in run.outputs["gate-reason"]
     assert "code-scanning" in v["unreviewed"]
 

@@ -8,6 +8,7 @@ from reviewcoord.bots import bot_keys
 from reviewcoord.github.gateway import PullInfo
 from reviewcoord.ingest import Ingested
 from reviewcoord.model import BotKey, BotState, BotStatus
+from reviewcoord.reading import Evidence
 from reviewcoord.settle import Reading, SettlePolicy, settle
 
 
@@ -30,7 +31,7 @@ def reading(head: str = "h1", **states: BotState) -> Reading:
     }
     return Reading(
         pull=PullInfo(number=1, head_sha=head, base_ref="main"),
-        comments=[],
+        evidence=Evidence(),
         ingested=Ingested(findings=[], bots=full, unknown_bots=[], parse_notes=[]),
     )
 
@@ -238,7 +239,7 @@ def test_a_bot_that_fails_again_after_the_ask_is_final_again() -> None:
     again = first.ingested.bots["copilot"].model_copy(update={"url": "https://x/new-failure"})
     later = Reading(
         pull=first.pull,
-        comments=[],
+        evidence=Evidence(),
         ingested=Ingested(
             findings=[],
             bots={**first.ingested.bots, "copilot": again},
