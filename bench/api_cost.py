@@ -12,6 +12,11 @@
    since the first: requests by endpoint, rate-limited, writes. Target ≤ 5, no writes.
 5. Code scanning (`code-scanning: true`): the alert reads of a run and of the noop after it.
    Target: one request per 100 open alerts (at least 1), each.
+6. The reviewers' own checks (Bugbot's and Greptile's check runs, CodeRabbit's commit status,
+   Codex's reactions): an evaluation where they are the only signs, and a full settle where
+   they say "working" until the timeout. Target: at most 2 rate-limited requests more than the
+   comments need per evaluation (the check-run listing is shared with our own check run's),
+   and every poll after the first free (304).
 
 The clock is injected (no real waiting); the fake counts requests exactly as GitHub would
 (every response but 304 costs one).
@@ -321,6 +326,94 @@ def code_scanning_cost(alerts: int) -> None:
             )
 
 
+EVIDENCE = ("check-runs", "/statuses", "/reactions")
+
+
+def evidence_table(fake: FakeGitHub, start: int) -> None:
+    """Print the evidence endpoints' requests since `start`, and the rate-limited ones beyond
+    the one check-run listing a run makes anyway (ours): check runs and statuses (target ≤ 2),
+    reactions (Codex's: one more while it is pending)."""
+    print(f"  {'endpoint':<28} {'requests':>8}  {'rate-limited':>12}  {'304 (free)':>10}")
+    paid_by: dict[str, int] = {}
+    for part in EVIDENCE:
+        hits = [
+            r
+            for r in fake.request_log()[start:]
+            if r.method == "GET" and r.path.split("?")[0].endswith(part.lstrip("/"))
+        ]
+        paid = sum(1 for r in hits if r.status != 304)
+        paid_by[part] = paid
+        print(f"  GET …{part:<24} {len(hits):>8}  {paid:>12}  {len(hits) - paid:>10}")
+    extra = paid_by["check-runs"] - 1 + paid_by["/statuses"]
+    met = "met" if extra <= 2 else "NOT met"
+    print(
+        f"  more rate-limited than without them: {extra} for check runs and statuses "
+        f"(target ≤ 2: {met}), {paid_by['/reactions']} for reactions"
+    )
+
+
+def own_checks_cost(timeout: int, poll: int) -> None:
+    """The bots' own checks and reactions as the only signs, then as "working" for a whole
+    full settle (docs/bot-formats.md § 20)."""
+    bots = {"expected-bots": "cursor,greptile,codex"}
+    with FakeGitHub(rate_limit=100_000) as fake:
+        fake.add_pull(2, head_sha=HEAD)
+        summary = "Greptile has reviewed the Pull Request.\n\n8 files reviewed, 0 comments added."
+        fake.add_bot_check_run(HEAD, "Cursor Bugbot", app_slug="cursor", app_id=1210556)
+        fake.add_bot_check_run(
+            HEAD, "Greptile Review", app_slug="greptile-apps", app_id=867647, summary=summary
+        )
+        fake.add_reaction(2, "+1", login="chatgpt-codex-connector[bot]")
+        start, used = len(fake.request_log()), fake.rate_limit_used
+        with PyGithubGateway(
+            "octo/app", "app-token", base_url=fake.base_url, write_spacing=0
+        ) as gw:
+            outcome = evaluate(
+                bench_request({"settle": "none", **bots}), gw, FakeClock(), Log(io.StringIO())
+            )
+        settled = ",".join(outcome.verdict.settled_on) if outcome.verdict else "-"
+        print(
+            f"\n## Own checks as the only signs (Bugbot, Greptile check runs; Codex 👍): gate "
+            f"{outcome.gate}, settled on {settled}, {fake.rate_limit_used - used} rate-limited"
+        )
+        evidence_table(fake, start)
+    with FakeGitHub(rate_limit=100_000) as fake:
+        fake.add_pull(2, head_sha=HEAD)
+        fake.add_bot_check_run(
+            HEAD,
+            "Cursor Bugbot",
+            app_slug="cursor",
+            app_id=1210556,
+            status="in_progress",
+            conclusion=None,
+        )
+        fake.add_status(
+            HEAD,
+            "CodeRabbit",
+            "pending",
+            description="Review in progress",
+            creator_login="coderabbitai[bot]",
+        )
+        fake.add_reaction(2, "eyes", login="chatgpt-codex-connector[bot]")
+        inputs = {
+            "settle": "full",
+            "full-timeout": str(timeout),
+            "poll-interval": str(poll),
+            "expected-bots": "cursor,coderabbit,codex",
+        }
+        start, used = len(fake.request_log()), fake.rate_limit_used
+        with PyGithubGateway(
+            "octo/app", "app-token", base_url=fake.base_url, write_spacing=0
+        ) as gw:
+            outcome = evaluate(bench_request(inputs), gw, FakeClock(), Log(io.StringIO()))
+        pending = ",".join(outcome.verdict.pending) if outcome.verdict else "-"
+        print(
+            f"\n## Own checks saying working for a full settle ({timeout} s at {poll} s polls): "
+            f"gate {outcome.gate}, pending {pending}, {fake.rate_limit_used - used} rate-limited"
+        )
+        evidence_table(fake, start)
+
+
 def edit_history_cost(edited: int) -> None:
     """Edit history (GraphQL `nodes(ids:)`, 100 comments a query), read only for edited comments:
     `edited` people's command comments edited by their authors, on a 10-comment PR; four runs
@@ -377,6 +470,7 @@ def main() -> None:
         code_scanning_cost(n)
     for n in [0, 1] if args.quick else [0, 1, 99, 150]:
         edit_history_cost(n)
+    own_checks_cost(timeout, args.poll)
     for n in sizes:
         idle_settle(n, args.mode, timeout, args.poll)
     delays(

@@ -14,7 +14,7 @@ from typing import Literal
 
 from reviewcoord import rerequest
 from reviewcoord.actions_io import Log
-from reviewcoord.bots import REGISTRY, bot_for_author, bot_keys, reviewer_keys
+from reviewcoord.bots import REGISTRY, bot_for_author, bot_keys
 from reviewcoord.config import Settings
 from reviewcoord.cycles import ACTIONS_BOT, Cycles, recorded_time
 from reviewcoord.github.dry_run import DryRunGateway
@@ -78,9 +78,7 @@ class Evaluation:
         self.issue_comments: list[RawComment] = []
         self.own_login: str | None = req.identity_hint
         self.confirmed_login: str | None = None
-        # One listing of every app's check runs serves ours too when a reviewer's are read.
-        reads_checks = "check_runs" in REGISTRY.reads(_named(settings))
-        self.check_runs = CheckRunCache(gateway, settings.check_name, all_apps=reads_checks)
+        self.check_runs = CheckRunCache(gateway, settings.check_name)
         run = Run(
             gateway=gateway,
             settings=settings,
@@ -102,28 +100,34 @@ class Evaluation:
 
     # --- reads -----------------------------------------------------------------------------
 
-    def read(self) -> Reading:
+    def read(self, *, states: bool = True) -> Reading:
         """One reading of the PR's head: its comments, then what the profiles of the bots in
-        play ask for (reviewcoord/reading.py). A check run, status or reaction tells a bot's
-        run state only: it is read while some bot that declares it has not finished by its
-        comments; a source's own list (code scanning) is always read when in play."""
+        play ask for (reviewcoord/reading.py): a source's own list (code scanning) always, and
+        with `states` the parts that only tell a bot's run state (`with_states`)."""
         gateway, pr = self.gateway, self.req.pr
         pull = gateway.get_pull(pr)
         comments = read_comments(gateway, pr)
         head_time = self.head_time(pull, comments)
         self.issue_comments = [c for c in comments if c.endpoint == "issue_comment"]
-        in_play = self.in_play(comments)
-        evidence = read_parts(
-            gateway, pull, REGISTRY.reads(in_play) - STATE_ONLY, comments, self.check_runs.listing
-        )
-        ingested = self.interpret(evidence, pull, head_time)
-        unfinished = [b for b in in_play if ingested.state(b) not in FINAL_STATES]
-        more = REGISTRY.reads(unfinished) & STATE_ONLY
+        kinds = REGISTRY.reads(self.in_play(comments)) - STATE_ONLY
+        evidence = read_parts(gateway, pull, kinds, comments, self.check_runs.listing)
+        reading = Reading(pull, evidence, self.interpret(evidence, pull, head_time))
+        return self.with_states(reading) if states else reading
+
+    def with_states(self, reading: Reading) -> Reading:
+        """`reading` with the check runs, statuses and reactions that its unfinished bots
+        declare (a bot finished by its comments needs none: its comments win), and the
+        finishing grace applied."""
+        pull, evidence = reading.pull, reading.evidence
+        in_play = self.in_play(evidence.comments)
+        unfinished = [b for b in in_play if reading.ingested.state(b) not in FINAL_STATES]
+        more = {k for k in REGISTRY.reads(unfinished) & STATE_ONLY if getattr(evidence, k) is None}
+        ingested = reading.ingested
         if more:
-            extra = read_parts(gateway, pull, more, comments, self.check_runs.listing)
+            extra = read_parts(self.gateway, pull, more, evidence.comments, self.check_runs.listing)
             evidence = evidence.joined(extra)
-            ingested = self.interpret(evidence, pull, head_time)
-        return Reading(pull=pull, evidence=evidence, ingested=self.grace(pull.head_sha, ingested))
+            ingested = self.interpret(evidence, pull, self.times.get(pull.head_sha))
+        return Reading(pull, evidence, self.grace(pull.head_sha, ingested))
 
     def head_time(self, pull: PullInfo, comments: Sequence[RawComment]) -> datetime | None:
         """When the head arrived: GitHub's fact, immutable — our record keeps it for the head it
@@ -191,8 +195,13 @@ class Evaluation:
         self.confirmed_login, self.own_login = identity(
             self.gateway, self.req.identity_hint, self.check_runs, pull.head_sha
         )
-        first = self.read()
+        # The bots' own checks and statuses are read once our pending status and check run are
+        # written (`open_surfaces`), so that our writes do not make the next listing a new
+        # one; before, only when this run may be a noop (the head is the recorded one).
+        first = self.read(states=False)
         cycles = self.load_cycles(first.pull.author_login)
+        if cycles.record is not None and cycles.record.last_head == first.pull.head_sha:
+            first = self.with_states(first)
         self.expected = resolve_expected(
             self.settings,
             self.gateway,
@@ -384,10 +393,3 @@ class Evaluation:
             self.log.info(f"identity from our check run's app: {app_login}")
             self.own_login = app_login
             self.load_cycles(first.pull.author_login)
-
-
-def _named(settings: Settings) -> list[BotKey]:
-    """The bots a run may wait for before it has read anything: the configured expected bots
-    (every reviewer for `auto`) and the required ones."""
-    named = reviewer_keys() if settings.auto_expected else settings.explicit_expected
-    return [*named, *settings.required]

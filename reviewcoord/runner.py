@@ -26,6 +26,7 @@ from reviewcoord.evaluation import Evaluation, Outcome, RunRequest
 from reviewcoord.github.gateway import Gateway, PullInfo
 from reviewcoord.judgement import Judgement
 from reviewcoord.publish.surfaces import FORK_HELP, Publication
+from reviewcoord.reading import read_comments
 from reviewcoord.resolve import load_settings, resolve_expected
 from reviewcoord.settle import Clock, Settled
 
@@ -113,6 +114,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
                     f"expected bots: {', '.join(run.expected)}"
                 )
                 run.open_surfaces(first)
+                first = run.with_states(first)  # the bots' own checks, now ours are written
                 settled = run.settle(clock, first)
             except GatewayError as exc:
                 return run.fail(str(exc), pull)
@@ -161,10 +163,10 @@ def _publish_until_stable(run: Evaluation, clock: Clock, settled: Settled, start
 
 
 def _confirmed(run: Evaluation, clock: Clock, settled: Settled) -> tuple[Settled, Judgement] | str:
-    """The judgement to publish. A `go` must survive a second read `confirm-delay` seconds
-    later (conditional requests: unchanged lists cost 304s, no rate limit): a new or edited
-    comment in between is judged again (at most MAX_CONFIRMS times); a moved head is returned
-    for the caller to start over on."""
+    """The judgement to publish. A `go` must survive a second read of the PR and its comments
+    `confirm-delay` seconds later (conditional requests: unchanged lists cost 304s, no rate
+    limit): a new or edited comment in between is read again in full and judged again (at most
+    MAX_CONFIRMS times); a moved head is returned for the caller to start over on."""
     assert run.cycles is not None
     reading = settled.reading
     judgement = run.judge(reading, settled.mode)
@@ -172,12 +174,16 @@ def _confirmed(run: Evaluation, clock: Clock, settled: Settled) -> tuple[Settled
         if judgement.verdict.gate != "go":
             break
         clock.sleep(run.settings.confirm_delay)
+        head = run.gateway.get_pull(run.req.pr).head_sha
+        if head != reading.pull.head_sha:
+            return head
+        comments = read_comments(run.gateway, run.req.pr)
+        if run.cycles.fingerprint(comments) == run.cycles.fingerprint(reading.comments):
+            break
+        run.log.notice("a comment changed between the two reads before go: judging again")
         again = run.read()
         if again.pull.head_sha != reading.pull.head_sha:
             return again.pull.head_sha
-        if run.cycles.fingerprint(again.comments) == run.cycles.fingerprint(reading.comments):
-            break
-        run.log.notice("a comment changed between the two reads before go: judging again")
         settled = replace(settled, reading=again)
         reading = again
         judgement = run.judge(reading, settled.mode)

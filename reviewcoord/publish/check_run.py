@@ -24,25 +24,21 @@ def start_check(gateway: Gateway, name: str, sha: str, output: CheckOutput) -> i
 
 
 class CheckRunCache:
-    """The head's check runs, read once per run and head for ours (by name: the identity, the
-    noop proof and the adoption share one `GET commits/{sha}/check-runs`) and, when a profile in
-    play reads the reviewers' own check runs (`all_apps`), every app's in the same listing,
-    read again on each poll (conditional: unchanged costs a 304). A head's entry is forgotten
-    once we write a check run on it."""
+    """The head's check runs: ours (by name) read once per run and head — the identity, the
+    noop proof and the adoption share one `GET commits/{sha}/check-runs?check_name=` — and every
+    app's (`listing`), read on each poll when a profile in play reads the reviewers' own checks
+    (conditional: unchanged costs a 304); ours are then taken from that listing. A head's entry
+    is forgotten once we write a check run on it."""
 
-    def __init__(self, gateway: Gateway, name: str, *, all_apps: bool = False) -> None:
+    def __init__(self, gateway: Gateway, name: str) -> None:
         self.gateway = gateway
         self.name = name
-        self.all_apps = all_apps
         self._runs: dict[str, list[CheckRunRef]] = {}
 
     def on(self, sha: str) -> list[CheckRunRef]:
         """Our check runs on `sha`."""
         if sha not in self._runs:
-            if self.all_apps:
-                self.listing(sha)
-            else:
-                self._runs[sha] = self.gateway.list_check_runs(sha, self.name)
+            self._runs[sha] = self.gateway.list_check_runs(sha, self.name)
         return self._runs[sha]
 
     def listing(self, sha: str) -> list[CheckRunRef]:
