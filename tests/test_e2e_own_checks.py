@@ -1,0 +1,130 @@
+"""End to end: the reviewers' own check runs, commit statuses and reactions, through
+entrypoint.py against the fake GitHub (docs/bot-formats.md § 20). Each shape gives its state in
+the verdict JSON and the sticky; each attack sits beside its control."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e_support import CODEX, HEAD, run_action, stickies, verdict_of
+from tests.fakegithub import FakeGitHub
+
+pytestmark = pytest.mark.e2e
+
+CLEAN_GREPTILE = "Greptile has reviewed the Pull Request.\n\n8 files reviewed, 0 comments added."
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeGitHub]:
+    with FakeGitHub() as gh:
+        gh.add_pull(2, head_sha=HEAD)
+        yield gh
+
+
+def bugbot(fake: FakeGitHub, **kwargs: object) -> int:
+    return fake.add_bot_check_run(
+        HEAD,
+        "Cursor Bugbot",
+        app_slug="cursor",
+        app_id=1210556,
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def test_clean_reviews_that_are_only_checks_and_a_reaction_give_go(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    bugbot(fake)
+    fake.add_bot_check_run(
+        HEAD, "Greptile Review", app_slug="greptile-apps", app_id=867647, summary=CLEAN_GREPTILE
+    )
+    fake.add_reaction(2, "+1", login=CODEX)
+    run = run_action(fake, tmp_path, inputs={"expected-bots": "cursor,greptile,codex"})
+    verdict = verdict_of(run, exit_ok=True)
+    assert verdict["gate"] == "go" and verdict["pending"] == []
+    assert verdict["settled_on"] == ["codex", "cursor", "greptile"]
+    assert verdict["bots"]["cursor"]["detail"] == "its check run `Cursor Bugbot` found no bugs"
+
+
+def test_control_without_their_checks_nobody_reviewed(fake: FakeGitHub, tmp_path: Path) -> None:
+    run = run_action(fake, tmp_path, inputs={"expected-bots": "cursor,greptile,codex"})
+    verdict = verdict_of(run, exit_ok=True)
+    assert verdict["settled_on"] == [] and verdict["pending"] == ["codex", "cursor", "greptile"]
+
+
+def test_a_check_in_progress_is_waited_for_and_shown_working(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    bugbot(fake, status="in_progress", conclusion=None)
+    inputs = {"expected-bots": "cursor", "settle": "fast", "fast-timeout": "2"}
+    run = run_action(fake, tmp_path, inputs=inputs)
+    verdict = verdict_of(run, exit_ok=True)
+    assert verdict["bots"]["cursor"]["state"] == "working" and verdict["pending"] == ["cursor"]
+    assert "in progress" in verdict["bots"]["cursor"]["detail"]
+    polls = [
+        r
+        for r in fake.request_log()
+        if r.method == "GET" and "/check-runs" in r.path and "check_name" not in r.path
+    ]
+    assert len(polls) >= 2 and sum(1 for r in polls if r.status != 304) == 1  # polls are free
+
+
+def test_attack_a_workflow_job_named_like_bugbot_is_not_bugbot(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    fake.add_bot_check_run(HEAD, "Cursor Bugbot", app_slug="github-actions", app_id=15368)
+    run = run_action(fake, tmp_path, inputs={"expected-bots": "cursor"})
+    verdict = verdict_of(run, exit_ok=True)
+    assert verdict["settled_on"] == [] and verdict["pending"] == ["cursor"]
+
+
+def test_coderabbits_skip_status_is_skipped_in_its_own_words(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    fake.add_status(
+        HEAD,
+        "CodeRabbit",
+        "success",
+        description="Review skipped: Bot user detected.",
+        creator_login="coderabbitai[bot]",
+    )
+    run = run_action(fake, tmp_path, inputs={"expected-bots": "coderabbit"})
+    verdict = verdict_of(run, exit_ok=True)
+    assert verdict["bots"]["coderabbit"] == {
+        "state": "skipped",
+        "detail": "Review skipped: Bot user detected.",
+        "url": "",
+    }
+    (sticky,) = stickies(fake)
+    assert "Review skipped: Bot user detected." in sticky["body"]
+
+
+def test_attack_a_person_setting_coderabbits_status_is_not_coderabbit(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    fake.add_status(
+        HEAD,
+        "CodeRabbit",
+        "success",
+        description="Review skipped: Bot user detected.",
+        creator_login="mallory",
+        creator_type="User",
+    )
+    run = run_action(fake, tmp_path, inputs={"expected-bots": "coderabbit"})
+    verdict = verdict_of(run, exit_ok=True)
+    assert verdict["bots"]["coderabbit"]["state"] == "not_seen"
+    assert verdict["pending"] == ["coderabbit"]
+
+
+def test_a_bugbot_usage_limit_check_is_failed_and_blocks_when_required(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    bugbot(fake, conclusion="neutral", title="Bugbot couldn't run - usage limit reached")
+    inputs = {"expected-bots": "cursor", "require-bots": "cursor"}
+    run = run_action(fake, tmp_path, inputs=inputs)
+    verdict = verdict_of(run)
+    assert verdict["gate"] == "block" and verdict["unreviewed"] == ["cursor"]
+    assert verdict["bots"]["cursor"]["detail"] == "Bugbot couldn't run - usage limit reached"
