@@ -59,9 +59,7 @@ def alert_reads(fake: FakeGitHub, *, paid: bool = True) -> list[dict[str, list[s
     return [
         parse_qs(urlsplit(r.path).query)
         for r in fake.request_log()
-        if r.method == "GET"
-        and "/code-scanning/alerts" in r.path
-        and (not paid or r.status != 304)
+        if r.method == "GET" and "/code-scanning/alerts" in r.path and (not paid or r.status != 304)
     ]
 
 
