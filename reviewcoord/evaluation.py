@@ -14,7 +14,7 @@ from typing import Literal
 
 from reviewcoord import rerequest
 from reviewcoord.actions_io import Log
-from reviewcoord.bots import REGISTRY, bot_for_author, bot_keys
+from reviewcoord.bots import REGISTRY, bot_for_author, bot_keys, is_source
 from reviewcoord.config import Settings
 from reviewcoord.cycles import ACTIONS_BOT, Cycles, recorded_time
 from reviewcoord.github.dry_run import DryRunGateway
@@ -281,17 +281,21 @@ class Evaluation:
     # --- settle ----------------------------------------------------------------------------
 
     def policy(self) -> SettlePolicy:
+        """What settle waits for: the expected bots, and a required source (code scanning with
+        `code-scanning: true`) while it is pending — it is waited for like a `require-bots`
+        bot, so that an analysis finishing during the settle is judged, not missed."""
         s = self.settings
+        sources = [b for b in s.required if is_source(b)]
         return SettlePolicy(
             mode=s.settle,
-            expected=self.expected,
+            expected=[*self.expected, *sources],
             fast_pack=s.fast_pack,
             slow_pack=s.slow_pack,
             fast_timeout=s.fast_timeout,
             full_timeout=s.full_timeout,
             poll_interval=s.poll_interval,
             merge_patience=s.merge_patience,
-            required=s.require_bots,
+            required=[*s.require_bots, *sources],
         )
 
     def on_poll(self, reading: Reading, elapsed: float) -> dict[BotKey, str]:
@@ -339,7 +343,7 @@ class Evaluation:
         self.log.info(
             f"t+{elapsed:.0f}s head {reading.pull.head_sha[:7]}: reviewed "
             f"{', '.join(done) or 'none'}; did not review {', '.join(gone) or 'none'}; "
-            f"waiting for {', '.join(waiting_for(reading, self.expected)) or 'nobody'}"
+            f"waiting for {', '.join(waiting_for(reading, self.policy().expected)) or 'nobody'}"
         )
 
     def settle(self, clock: Clock, first: Reading | None = None) -> Settled:

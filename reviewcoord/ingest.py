@@ -468,7 +468,7 @@ def settled_and_pending(
 ) -> tuple[list[str], list[str], list[str]]:
     """settled_on = reviewers that reviewed the head (expected or not); pending = expected
     reviewers not_seen or working; unreviewed = expected or required and failed or skipped
-    (interface §5). A source (code scanning) is read, never waited for: never settled or
+    (interface §5). A source (code scanning) is read, never expected: never settled or
     pending, but unreviewed when it is required and could not be read."""
     states = {bot: status.state for bot, status in bots.items()}
     settled: list[str] = [b for b in reviewer_keys() if states.get(b) == "reviewed"]
@@ -482,7 +482,7 @@ def settled_and_pending(
         if b in owed
         and (
             states.get(b) in UNREVIEWED_STATES
-            # A source is never waited for: required and anything but reviewed (pending, not
+            # A source is never expected: required and anything but reviewed (pending, not
             # read), it did not review.
             or (is_source(b) and b in required and states.get(b, "not_seen") != "reviewed")
         )

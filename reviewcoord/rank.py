@@ -73,9 +73,9 @@ def _plural(n: int, word: str) -> str:
 
 def unreviewed_reason(bot: str, status: BotStatus, head_sha: str) -> str:
     """`require-bots`: why a required bot blocks ("codex has not reviewed 9f1c2e4: failed —
-    usage limit reached"). A required source that could not be read (code scanning) says
-    why in its own words, which name the fix."""
-    if is_source(bot) and status.state == "failed" and status.detail:
+    usage limit reached"). A required source that could not be read or is still pending (code
+    scanning) says why in its own words, which name the fix."""
+    if is_source(bot) and status.state in ("failed", "working") and status.detail:
         return status.detail
     what = {
         "not_seen": "nothing posted yet",

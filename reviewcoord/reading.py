@@ -1,4 +1,4 @@
-"""A reading: all the evidence of one PR head, read in one step (`read_evidence`).
+"""A reading: all the evidence of one PR head, read in one step (`read_comments`, `read_parts`).
 
 Its parts are the three comment lists (always), and what the profiles of the bots in play ask
 for (`BotProfile.reads`): the head's check runs of every app, its commit statuses, the PR's
@@ -108,6 +108,8 @@ def read_parts(
     )
 
 
+# GitHub's 404 message for a ref no analysis ran on ("List code scanning analyses").
+NO_ANALYSIS = "no analysis found"
 # Where a permission error sends the user (GitHub: "List code scanning alerts for a repository").
 PERMISSION_HINT = "the workflow token needs `permissions: security-events: read`"
 
@@ -148,6 +150,10 @@ def read_alerts(gateway: Gateway, pull: PullInfo) -> AlertRead:
             return AlertRead(ref, problem=pending, pending=True)
         return AlertRead(ref, alerts=gateway.list_code_scanning_alerts(pull.number))
     except GatewayError as exc:
+        if exc.status == 404 and NO_ANALYSIS in (exc.detail or "").casefold():
+            # GitHub's answer for a ref nothing has analysed yet: a new PR before CodeQL ran.
+            problem = f"code scanning pending: no analysis of {ref} yet (GitHub: {exc.detail})"
+            return AlertRead(ref, problem=problem, pending=True)
         return AlertRead(ref, problem=unreadable(exc))
 
 

@@ -178,14 +178,16 @@ def test_403_with_code_scanning_on_is_never_go_and_names_the_permission(
     assert PERMISSION in sticky["body"]
 
 
-def test_404_says_code_scanning_is_not_set_up(fake: FakeGitHub, tmp_path: Path) -> None:
+def test_404_no_analysis_found_is_pending_then_unreviewed(fake: FakeGitHub, tmp_path: Path) -> None:
     enable(fake)  # and no analysis ever ran on refs/pull/2/merge: GitHub's 404
     run = run_action(fake, tmp_path, inputs=INPUTS)
-    verdict_of(run)
+    verdict = verdict_of(run)
     assert run.outputs["gate"] == "block"
     assert run.outputs["gate-reason"] == (
-        "code scanning is not set up for this repository (no analysis found)"
+        "code scanning pending: no analysis of refs/pull/2/merge yet (GitHub: no analysis found)"
     )
+    assert verdict["bots"]["code-scanning"]["state"] == "working"
+    assert verdict["unreviewed"] == ["code-scanning"]
 
 
 def test_503_is_never_go(fake: FakeGitHub, tmp_path: Path) -> None:

@@ -70,7 +70,7 @@ def check_verdict(v: Any, declared: Collection[str] = ()) -> None:
             b for b in v["expected_bots"] if v["bots"][b]["state"] in ("not_seen", "working")
         }
         owed = set(v["expected_bots"]) | set(v["required_bots"])
-        sources = set(v["required_bots"]) - reviewers  # code scanning: never waited for
+        sources = set(v["required_bots"]) - reviewers  # code scanning: never expected
         assert set(v["unreviewed"]) == {
             b
             for b in owed
