@@ -151,6 +151,21 @@ def merge_group(payload: dict[str, Any]) -> MergeGroup:
     return MergeGroup(number, head_sha.lower(), head_ref, base, pr_head)
 
 
+def _check_run_target(payload: dict[str, Any]) -> Target:
+    """A reviewer's own check run finished (Bugbot, Greptile, CodeRabbit: docs/bot-formats.md
+    § 20): judge the PR it is on. GitHub lists the PRs of this repository whose head is the
+    check run's commit; none (a fork's PR, no PR) → nothing to do."""
+    run = payload.get("check_run")
+    pulls = run.get("pull_requests") if isinstance(run, dict) else None
+    if not isinstance(pulls, list) or not pulls:
+        return Target(None, "check_run on a commit of no PR of this repository: nothing to do")
+    numbers = {_positive_int(p.get("number")) for p in pulls if isinstance(p, dict)}
+    if len(numbers) != 1 or None in numbers:
+        raise EventError("check_run payload names no single pull request: set the 'pr' input")
+    (number,) = numbers
+    return Target(number, head_sha=_payload_head(pulls[0]))
+
+
 def resolve(event_name: str, payload: dict[str, Any], pr_input: str) -> Target:
     """The PR to judge for this event, or a reason to do nothing."""
     if event_name == "merge_group":
@@ -183,6 +198,8 @@ def resolve(event_name: str, payload: dict[str, Any], pr_input: str) -> Target:
         return Target(number)
     if event_name == "workflow_dispatch":
         raise EventError("workflow_dispatch needs the 'pr' input: the number of the PR to judge")
+    if event_name == "check_run":
+        return _check_run_target(payload)
     if event_name == "check_suite":
         suite = payload.get("check_suite")
         pulls = suite.get("pull_requests") if isinstance(suite, dict) else None
@@ -194,5 +211,5 @@ def resolve(event_name: str, payload: dict[str, Any], pr_input: str) -> Target:
     raise EventError(
         f"event '{shown}' does not name one pull request: set the 'pr' input "
         "(supported without it: pull_request, pull_request_target, pull_request_review, "
-        "pull_request_review_comment, issue_comment, merge_group)"
+        "pull_request_review_comment, issue_comment, check_run, merge_group)"
     )

@@ -4,7 +4,7 @@ bench/lifecycle.py evaluate the REAL `if:` and `concurrency.group` of
 
 Supported (GitHub docs, "Evaluate expressions in workflows and actions"): literals `null`,
 `true`, `false`, numbers, '…' strings ('' escapes a quote); property access `a.b.c` and
-`a['b']` (a missing property is null); `!`, `<`, `<=`, `>`, `>=`, `==`, `!=`, `&&`, `||`,
+`a['b']`, `a[0]` (a missing property or element is null); `!`, `<`, `<=`, `>`, `>=`, `==`, `!=`, `&&`, `||`,
 parentheses; functions `contains`, `startsWith`, `endsWith`. As on GitHub: `&&` / `||`
 return one of their operands (so `a || b || c` picks the first truthy value); falsy are
 `false`, `0`, `''`, `null`; `==` coerces mismatched types to numbers and compares strings
@@ -215,8 +215,14 @@ class _Parser:
                 if kind != "name":
                     raise ValueError(f"bad property name {key!r}")
             else:
-                key = to_string(self.or_())
+                index = self.or_()
                 self.take("]")
+                if isinstance(value, list) and type(index) in (int, float):
+                    # An array element by its number (`pull_requests[0]`); out of range: null.
+                    n = int(index)
+                    value = value[n] if index == n and 0 <= n < len(value) else None
+                    continue
+                key = to_string(index)
             value = value.get(key) if isinstance(value, dict) else None
         return value
 

@@ -128,3 +128,27 @@ def test_a_bugbot_usage_limit_check_is_failed_and_blocks_when_required(
     verdict = verdict_of(run)
     assert verdict["gate"] == "block" and verdict["unreviewed"] == ["cursor"]
     assert verdict["bots"]["cursor"]["detail"] == "Bugbot couldn't run - usage limit reached"
+
+
+def test_a_reviewers_check_run_completing_judges_its_pr(fake: FakeGitHub, tmp_path: Path) -> None:
+    """The `check_run` trigger (README § Late reviews and triggers): Bugbot's check completes
+    after our settle ended; its event judges PR 2 again, and Bugbot's clean check counts."""
+    from tests.workflow_support import check_run
+
+    bugbot(fake)
+    payload = check_run("cursor")
+    run = run_action(
+        fake, tmp_path, event="check_run", payload=payload, inputs={"expected-bots": "cursor"}
+    )
+    verdict = verdict_of(run, exit_ok=True)
+    assert verdict["pr"] == 2 and verdict["settled_on"] == ["cursor"]
+    assert verdict["gate"] == "go"
+
+
+def test_control_a_check_run_on_no_pr_writes_nothing(fake: FakeGitHub, tmp_path: Path) -> None:
+    from tests.workflow_support import check_run
+
+    run = run_action(fake, tmp_path, event="check_run", payload=check_run("cursor", pr=None))
+    assert run.returncode == 0, run.log
+    assert "nothing to do" in run.log
+    assert [r for r in fake.request_log() if r.method != "GET"] == []

@@ -30,12 +30,30 @@ def payload(name: str) -> dict[str, object]:
         ("pull_request_review_comment", "pull_request_review_comment.created.json", None),
         ("issue_comment", "issue_comment.created.on-pr.json", 2),
         ("check_suite", "check_suite.completed.json", 2),
+        ("check_run", "check_run.completed.json", 2),
     ],
 )
 def test_pull_events(event: str, file: str, number: int | None) -> None:
     data = payload(file)
     expected = number or data["pull_request"]["number"]  # type: ignore[index]
     assert resolve(event, data, "").pr == expected
+
+
+def test_a_reviewers_check_run_names_its_pr_and_head() -> None:
+    target = resolve("check_run", payload("check_run.completed.json"), "")
+    assert (target.pr, target.head_sha) == (2, "ec26c3e57ca3a959ca5aad62de7213c562f8c821")
+
+
+def test_a_check_run_of_no_pr_of_this_repository_is_nothing_to_do() -> None:
+    data = payload("check_run.completed.json")
+    data["check_run"]["pull_requests"] = []  # type: ignore[index]  # a fork's PR, or no PR
+    target = resolve("check_run", data, "")
+    assert target.pr is None and "nothing to do" in target.skip_reason
+    two = payload("check_run.completed.json")
+    pulls = two["check_run"]["pull_requests"]  # type: ignore[index]
+    pulls.append({**pulls[0], "number": 3})
+    with pytest.raises(EventError, match="no single pull request"):
+        resolve("check_run", two, "")
 
 
 def test_issue_comment_on_plain_issue_is_skipped() -> None:

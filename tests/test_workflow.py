@@ -66,6 +66,7 @@ def test_the_job_is_not_named_like_the_required_check() -> None:
         ("pull_request_review_comment", wf.review_comment(PERSON, "false positive")),
         ("issue_comment", wf.issue_comment(PERSON, "/review-coordinator accept F1 wontfix: x")),
         ("workflow_dispatch", wf.dispatch(2)),
+        ("check_run", wf.check_run("cursor")),
     ],
 )
 def test_concurrency_group_is_the_pr_number(event: str, payload: dict[str, Any]) -> None:
@@ -132,8 +133,15 @@ STARTS = [
     ("issue_comment", wf.issue_comment(CLAUDE, body("L_email_verificay3"), "edited")),
     ("issue_comment", wf.issue_comment(CLAUDE, body("Rclaude"), "edited")),
     ("issue_comment", wf.issue_comment(CURSOR, body("C_skip_fixture"))),
+    # a reviewer's own check run finishing (a clean Bugbot or Greptile may post nothing else)
+    ("check_run", wf.check_run("cursor")),
+    ("check_run", wf.check_run("greptile-apps")),
+    ("check_run", wf.check_run("coderabbitai")),
 ]
 SKIPPED = [
+    # check runs of anyone else: CI jobs and our own (`github-actions`), other apps
+    ("check_run", wf.check_run("github-actions")),
+    ("check_run", wf.check_run("octocoders-linter")),
     # inline comments by bots: the review event of the same burst starts the run
     ("pull_request_review_comment", wf.review_comment(CODEX, body("X_agogo65_inline"))),
     ("pull_request_review_comment", wf.review_comment(COPILOT, body("Z29"))),
@@ -201,6 +209,9 @@ def test_no_body_is_ever_interpolated_into_a_shell() -> None:
         ("!(1 == 2) && (3 > 2 || false)", True),
         ("2 >= 0x2 && 1.5e1 == 15", True),
         ("contains(github.event.labels, 'BUG')", True),
+        ("github.event.labels[1]", "x"),
+        ("github.event.labels[2] || 'none'", "none"),
+        ("github.event.action[0]", None),
     ],
 )
 def test_evaluator(expression: str, expected: Any) -> None:

@@ -145,5 +145,16 @@ def dispatch(pr: int = 2) -> dict[str, Any]:
     return p
 
 
+def check_run(app_slug: str, pr: int | None = 2) -> dict[str, Any]:
+    """A check run completed by the app `app_slug`, on PR `pr`'s head (None: on no PR)."""
+    p = fixture("check_run.completed.json")
+    p["check_run"]["app"]["slug"] = app_slug
+    if pr is None:
+        p["check_run"]["pull_requests"] = []
+    else:
+        p["check_run"]["pull_requests"][0]["number"] = pr
+    return p
+
+
 def merge_group() -> dict[str, Any]:
     return copy.deepcopy(fixture("merge_group.checks_requested.json"))
