@@ -5,8 +5,8 @@ bench/lifecycle.py evaluate the REAL `if:` and `concurrency.group` of
 Supported (GitHub docs, "Evaluate expressions in workflows and actions"): literals `null`,
 `true`, `false`, numbers, '…' strings ('' escapes a quote); property access `a.b.c`,
 `a['b']` and `a[0]` (a missing property or element is null); `!`, `<`, `<=`, `>`, `>=`, `==`,
-`!=`, `&&`, `||`, parentheses; functions `contains`, `startsWith`, `endsWith`. As on GitHub: `&&` / `||`
-return one of their operands (so `a || b || c` picks the first truthy value); falsy are
+`!=`, `&&`, `||`, parentheses; functions `contains`, `startsWith`, `endsWith`. As on GitHub:
+`&&` / `||` return one of their operands (so `a || b || c` picks the first truthy value); falsy are
 `false`, `0`, `''`, `null`; `==` coerces mismatched types to numbers and compares strings
 case-insensitively; the three functions ignore case. Anything else (another function, `*`
 filters) raises ValueError rather than guess. Nothing is executed: no eval, no attribute
