@@ -81,5 +81,5 @@ def test_control_no_analysis_by_the_timeout_is_unreviewed_and_blocks(fake: FakeG
     assert outcome.gate == "block"
     assert outcome.verdict is not None and outcome.verdict.unreviewed == ["code-scanning"]
     assert outcome.verdict.bots["code-scanning"].state == "working"
-    assert "no analysis of the PR's merge commit" in outcome.reason
+    assert "code scanning pending: no analysis of refs/pull/2/merge yet" in outcome.reason
     assert clock.t >= 120  # waited out the full settle, then said why
