@@ -541,3 +541,71 @@ def test_a_finishing_phrase_never_hides_a_finding() -> None:
         text = "Review completed\n\n**Critical** The token is logged in `src/a.py:3`."
         got = ingest([kilo_says(text, "issue_comment", cid=9)], head_sha=HEAD)
         assert [f.severity for f in got.findings] == ["critical"]
+
+
+# --- a declared reviewer's own check run (interface §7 `check`) ----------------------------
+
+SHIELD_CHECK = """check:
+  name: Shield Review
+  app: shieldbot
+"""
+
+
+def shield_state(settings: Settings, *runs: dict[str, object]) -> str:
+    from reviewcoord.reading import Evidence
+    from reviewcoord.rest import check_run_ref
+
+    with declared_scope(settings):
+        evidence = Evidence(check_runs=tuple(check_run_ref(r) for r in runs))
+        return ingest([], head_sha=HEAD, evidence=evidence).state("shield")
+
+
+def shield_run(status: str, conclusion: str | None, app: str = "shieldbot") -> dict[str, object]:
+    return {
+        "id": 9,
+        "name": "Shield Review",
+        "head_sha": HEAD,
+        "status": status,
+        "conclusion": conclusion,
+        "html_url": "https://github.com/o/r/runs/9",
+        "app": {"slug": app},
+        "output": {"title": "Shield", "summary": ""},
+    }
+
+
+def test_a_declared_check_gives_the_reviewers_state() -> None:
+    settings = build(reviewer(SHIELD_CHECK, key="shield", login="shieldbot[bot]"))
+    assert shield_state(settings) == "not_seen"
+    assert shield_state(settings, shield_run("in_progress", None)) == "working"
+    assert shield_state(settings, shield_run("completed", "success")) == "reviewed"
+    assert shield_state(settings, shield_run("completed", "failure")) == "failed"
+    assert shield_state(settings, shield_run("completed", "stale")) == "not_seen"  # not listed
+
+
+def test_a_declared_checks_conclusions_may_be_mapped() -> None:
+    extra = SHIELD_CHECK + "  conclusions: {success: finishing, neutral: skipped}\n"
+    settings = build(reviewer(extra, key="shield", login="shieldbot[bot]"))
+    assert shield_state(settings, shield_run("completed", "success")) == "working"  # finishing
+    assert shield_state(settings, shield_run("completed", "neutral")) == "skipped"
+    assert shield_state(settings, shield_run("completed", "failure")) == "not_seen"
+
+
+def test_attack_a_declared_check_counts_only_from_its_app() -> None:
+    settings = build(reviewer(SHIELD_CHECK, key="shield", login="shieldbot[bot]"))
+    forged = shield_run("completed", "success", app="github-actions")
+    assert shield_state(settings, forged) == "not_seen"
+    assert shield_state(settings, shield_run("completed", "success")) == "reviewed"  # control
+
+
+@pytest.mark.parametrize(
+    ("check", "says"),
+    [
+        ("check:\n  name: Shield Review\n  app: Shield Bot\n", "app"),
+        ("check:\n  name: '<b>x</b>'\n  app: shieldbot\n", "name"),
+        ("check:\n  name: x\n  app: shieldbot\n  conclusions: {success: go}\n", "conclusions"),
+        ("check:\n  app: shieldbot\n", "name"),
+    ],
+)
+def test_a_bad_declared_check_is_an_invalid_configuration(check: str, says: str) -> None:
+    with pytest.raises(ConfigError, match=says):
+        build(reviewer(check, key="shield", login="shieldbot[bot]"))

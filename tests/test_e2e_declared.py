@@ -122,3 +122,21 @@ def test_the_cli_names_a_declared_reviewer_in_its_text(fake: FakeGitHub) -> None
     argv = ["2", "--repo", fake.repo, "--settle", "none", "--format", "text", "--dry-run"]
     assert main(argv, env, out) == 0
     assert "✓ Kilo Code reviewed" in out.getvalue()  # (outside the scope: "kilo")
+
+
+def test_a_declared_reviewer_that_reports_only_through_its_check_run(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    """`check:` in the declaration (interface §7): the check run of its app is its review."""
+    config = (
+        "expected-bots: shield\nreviewers:\n  shield:\n    logins: ['shieldbot[bot]']\n"
+        "    check:\n      name: Shield Review\n      app: shieldbot\n"
+    )
+    fake.set_file(CONFIG, "main", config)
+    fake.add_bot_check_run(HEAD, "Shield Review", app_slug="shieldbot", app_id=4242)
+    run = run_action(fake, tmp_path)
+    assert run.returncode == 0, run.log
+    verdict = checked_verdict(run, declared={"shield"})
+    assert verdict["settled_on"] == ["shield"] and verdict["gate"] == "go"
+    detail = verdict["bots"]["shield"]["detail"]
+    assert detail.startswith("its check run `Shield Review` ended success")

@@ -23,7 +23,7 @@ and the `BotProfile` built from a declaration (`profile`), whose parser reads co
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Annotated, Any, Literal
@@ -39,6 +39,7 @@ from pydantic import (
 )
 
 from reviewcoord.bots.bounded_regex import MAX_TEXT, OutOfTime, problem, within
+from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_of
 from reviewcoord.bots.common import (
     clean_body,
     clip,
@@ -132,6 +133,53 @@ def _not_ours(trigger: str) -> str:
     return trigger
 
 
+# A check run's name or a status's context, and an app slug (a status: its creator's login).
+CHECK_NAME_SYNTAX = r"^[^\r\n<>`]{1,100}$"
+APP_SYNTAX = r"^[a-z0-9][a-z0-9-]{0,38}$"
+CheckState = Literal["reviewed", "finishing", "failed", "skipped"]
+DEFAULT_CONCLUSIONS: dict[str, CheckState] = {
+    "success": "reviewed",
+    "neutral": "reviewed",
+    "failure": "failed",
+    "error": "failed",  # a commit status's
+    "cancelled": "failed",
+    "timed_out": "failed",
+    "action_required": "failed",
+    "skipped": "skipped",
+}
+
+
+class DeclaredCheck(Frozen):
+    """Its own check run (or, `status: true`, commit status) on the head: queued or in
+    progress is `working`; a conclusion maps to a state (`conclusions`, default
+    DEFAULT_CONCLUSIONS); one not listed says nothing (its comments decide)."""
+
+    name: Annotated[StrictStr, Field(pattern=CHECK_NAME_SYNTAX)]
+    app: Annotated[StrictStr, Field(pattern=APP_SYNTAX)]
+    status: bool = False
+    conclusions: dict[StrictStr, CheckState] = Field(
+        default_factory=lambda: dict(DEFAULT_CONCLUSIONS), max_length=20
+    )
+
+
+def _check_meaning(declared: DeclaredCheck) -> Callable[[CheckView], Said | None]:
+    what = "commit status" if declared.status else "check run"
+
+    def meaning(view: CheckView) -> Said | None:
+        state = declared.conclusions.get(view.conclusion)
+        if state is None:
+            return None
+        title = f": {clip(view.title, DETAIL_MAX)}" if view.title else ""
+        detail = f"its {what} `{declared.name}` ended {view.conclusion}{title}"
+        return Said(state, detail, view.url, view.when)
+
+    return meaning
+
+
+def _check(declared: DeclaredCheck) -> Check:
+    return Check(declared.name, declared.app, _check_meaning(declared), status=declared.status)
+
+
 class DeclaredReviewer(Frozen):
     """One entry of the config's `reviewers:` (interface §7)."""
 
@@ -161,6 +209,8 @@ class DeclaredReviewer(Frozen):
             )
         return self
 
+    # Its own check run or commit status on the head, read as its run state (checks.py).
+    check: DeclaredCheck | None = None
     # The comment that asks it for a review (`rerequest: true`); none: it is never asked.
     trigger: (
         Annotated[StrictStr, Field(pattern=TRIGGER_SYNTAX), AfterValidator(_not_ours)] | None
@@ -438,7 +488,16 @@ def profile(key: BotKey, declared: DeclaredReviewer) -> BotProfile:
         account=declared.type,
         rerequest=f"re-request with `{declared.trigger}`" if declared.trigger else "",
         trigger=declared.trigger or "",
+        **_check_fields(declared.check),
     )
+
+
+def _check_fields(declared: DeclaredCheck | None) -> dict[str, Any]:
+    """The profile's `reads` and `evidence` for a declared check (none: comments only)."""
+    if declared is None:
+        return {}
+    check = _check(declared)
+    return {"reads": kinds_of(check), "evidence": from_checks(check)}
 
 
 def profiles(reviewers: Mapping[BotKey, DeclaredReviewer]) -> tuple[BotProfile, ...]:
