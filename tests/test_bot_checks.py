@@ -251,3 +251,36 @@ def test_nothing_beyond_comments_read_means_the_comments_alone() -> None:
         changed.evidence_digest != ""
         and changed.evidence_digest != read(runs=[run_json("bugbot-in-progress")]).evidence_digest
     )
+
+
+# --------------------------------------------------------------------------- in replay
+
+
+@pytest.mark.parametrize(
+    ("name", "bot", "state"),
+    [(c["name"], c["bot"], c["state"]) for c in CASES["cases"]],
+)
+def test_each_check_shape_reads_the_same_in_a_replay(
+    name: str, bot: str, state: str, tmp_path: Path
+) -> None:
+    """A snapshot (format 2) holding only that check run: `--replay` gives the same state."""
+    import io
+
+    from reviewcoord.cli import main
+
+    pull = {
+        "number": 7,
+        "state": "open",
+        "title": "t",
+        "html_url": "https://github.com/o/r/pull/7",
+        "user": {"login": "octocat", "type": "User"},
+        "head": {"sha": HEAD, "ref": "f", "repo": {"full_name": "o/r"}},
+        "base": {"sha": "b" * 40, "ref": "main", "repo": {"full_name": "o/r"}},
+    }
+    snap = {"format": 2, "repo": "o/r", "pull": pull, "check_runs": [run_json(name)]}
+    path = tmp_path / "pr.json"
+    path.write_text(json.dumps(snap))
+    out = io.StringIO()
+    argv = ["7", "--replay", str(path), "--format", "json", "--expected-bots", bot]
+    assert main(argv, environ={}, stdout=out) == 0
+    assert json.loads(out.getvalue())["bots"][bot]["state"] == state
