@@ -390,7 +390,7 @@ def _apply_evidence(
             continue
         bot = profile.key
         mine = [f for f in findings if f.bot == bot]
-        context = EvidenceContext(bot, profile.logins, mine, head_time)
+        context = EvidenceContext(profile.logins, mine, head_time)
         result = profile.evidence(evidence, context)
         tally.notes.extend(result.notes)
         if result.seen:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Any, Literal
 
 from reviewcoord import rest
@@ -160,70 +159,21 @@ def read_alerts(gateway: Gateway, pull: PullInfo) -> AlertRead:
 # --------------------------------------------------------------------------- snapshot parts
 
 # The snapshot keys of the parts beyond the comments, in GitHub's own shapes.
-SNAPSHOT_KEYS: dict[str, Kind] = {
-    "check_runs": "check_runs",
-    "statuses": "statuses",
-    "reactions": "reactions",
-    "code_scanning_alerts": "alerts",
-}
+SNAPSHOT_KEYS = ("check_runs", "statuses", "reactions", "code_scanning_alerts")
 
 
 def parts_to_json(evidence: Evidence) -> dict[str, Any]:
     """The parts a snapshot keeps, each as GitHub lists it (only those that were read)."""
     out: dict[str, Any] = {}
     if evidence.check_runs is not None:
-        out["check_runs"] = [_check_run_json(r) for r in evidence.check_runs]
+        out["check_runs"] = [rest.check_run_to_rest(r) for r in evidence.check_runs]
     if evidence.statuses is not None:
-        out["statuses"] = [_status_json(s) for s in evidence.statuses]
+        out["statuses"] = [rest.commit_status_to_rest(s) for s in evidence.statuses]
     if evidence.reactions is not None:
-        out["reactions"] = [_reaction_json(r) for r in evidence.reactions]
+        out["reactions"] = [rest.reaction_to_rest(r) for r in evidence.reactions]
     if evidence.alerts is not None and evidence.alerts.complete:
         out["code_scanning_alerts"] = list(evidence.alerts.alerts or ())
     return out
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat().replace("+00:00", "Z") if value is not None else None
-
-
-def _check_run_json(r: CheckRunRef) -> dict[str, Any]:
-    """A check run as `GET commits/{sha}/check-runs` lists it (the fields we read)."""
-    return {
-        "id": r.id,
-        "name": r.name,
-        "head_sha": r.head_sha,
-        "status": r.status,
-        "conclusion": r.conclusion,
-        "html_url": r.html_url,
-        "started_at": _iso(r.started_at),
-        "completed_at": _iso(r.completed_at),
-        "app": {"slug": r.app_slug} if r.app_slug else None,
-        "output": {"title": r.title, "summary": r.summary},
-    }
-
-
-def _status_json(s: CommitStatusRef) -> dict[str, Any]:
-    """A commit status as `GET commits/{sha}/statuses` lists it (the fields we read)."""
-    creator = {"login": s.creator_login, "type": s.creator_type} if s.creator_login else None
-    return {
-        "id": s.id,
-        "state": s.state,
-        "context": s.context,
-        "description": s.description,
-        "target_url": s.target_url,
-        "updated_at": _iso(s.updated_at),
-        "creator": creator,
-    }
-
-
-def _reaction_json(r: Reaction) -> dict[str, Any]:
-    """A reaction as `GET issues/{n}/reactions` lists it (the fields we read)."""
-    return {
-        "id": r.id,
-        "content": r.content,
-        "user": {"login": r.user_login, "type": r.user_type},
-        "created_at": _iso(r.created_at),
-    }
 
 
 def parts_from_json(

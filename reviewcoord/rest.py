@@ -1,7 +1,8 @@
-"""GitHub REST JSON (as the API and replay snapshots hold it) → our models.
+"""GitHub REST JSON (as the API and replay snapshots hold it) → our models, and back.
 
 Pure functions over untrusted dicts: a missing or mistyped field raises `ValueError` with the
-field's name, which callers turn into a clear error (snapshot) or a failed read (gateway).
+field's name, which callers turn into a clear error (snapshot) or a failed read (gateway). The
+`*_to_rest` functions write a model back in GitHub's shape (the fields we read), for snapshots.
 """
 
 from __future__ import annotations
@@ -237,3 +238,51 @@ def reaction(d: Any) -> Reaction:
         user_type=_str(d, "user", "type", default="User") or "User",
         created_at=_time(d, "created_at"),
     )
+
+
+# ----------------------------------------------------------------- back in GitHub's shapes
+
+
+def iso(value: object) -> str | None:
+    """A time as GitHub writes it (`2026-11-20T10:00:00Z`); anything else, None."""
+    return value.isoformat().replace("+00:00", "Z") if isinstance(value, datetime) else None
+
+
+def check_run_to_rest(r: CheckRunRef) -> dict[str, Any]:
+    """A check run as `GET commits/{sha}/check-runs` lists it (the fields we read)."""
+    return {
+        "id": r.id,
+        "name": r.name,
+        "head_sha": r.head_sha,
+        "status": r.status,
+        "conclusion": r.conclusion,
+        "html_url": r.html_url,
+        "started_at": iso(r.started_at),
+        "completed_at": iso(r.completed_at),
+        "app": {"slug": r.app_slug} if r.app_slug else None,
+        "output": {"title": r.title, "summary": r.summary},
+    }
+
+
+def commit_status_to_rest(s: CommitStatusRef) -> dict[str, Any]:
+    """A commit status as `GET commits/{sha}/statuses` lists it (the fields we read)."""
+    creator = {"login": s.creator_login, "type": s.creator_type} if s.creator_login else None
+    return {
+        "id": s.id,
+        "state": s.state,
+        "context": s.context,
+        "description": s.description,
+        "target_url": s.target_url,
+        "updated_at": iso(s.updated_at),
+        "creator": creator,
+    }
+
+
+def reaction_to_rest(r: Reaction) -> dict[str, Any]:
+    """A reaction as `GET issues/{n}/reactions` lists it (the fields we read)."""
+    return {
+        "id": r.id,
+        "content": r.content,
+        "user": {"login": r.user_login, "type": r.user_type},
+        "created_at": iso(r.created_at),
+    }

@@ -26,7 +26,7 @@ from reviewcoord.errors import SnapshotError
 from reviewcoord.github.gateway import PullInfo
 from reviewcoord.model import Endpoint, RawComment
 from reviewcoord.reading import SNAPSHOT_KEYS, Evidence, parts_from_json, parts_to_json
-from reviewcoord.rest import pull_info, raw_comment
+from reviewcoord.rest import iso, pull_info, raw_comment
 
 LISTS: dict[str, Endpoint] = {
     "reviews": "review",
@@ -125,12 +125,6 @@ def load(path: str | Path) -> Snapshot:
     return parse(data, source=str(p))
 
 
-def _iso(value: object) -> str | None:
-    from datetime import datetime
-
-    return value.isoformat().replace("+00:00", "Z") if isinstance(value, datetime) else None
-
-
 def comment_to_rest(c: RawComment) -> dict[str, Any]:
     """Our RawComment back in the REST shape its endpoint returns (the fields we read)."""
     out: dict[str, Any] = {
@@ -140,9 +134,9 @@ def comment_to_rest(c: RawComment) -> dict[str, Any]:
         "html_url": c.html_url,
     }
     if c.endpoint == "review":
-        out.update(state=c.review_state, commit_id=c.commit_id, submitted_at=_iso(c.created_at))
+        out.update(state=c.review_state, commit_id=c.commit_id, submitted_at=iso(c.created_at))
         return out
-    out.update(created_at=_iso(c.created_at), updated_at=_iso(c.updated_at))
+    out.update(created_at=iso(c.created_at), updated_at=iso(c.updated_at))
     if c.endpoint == "review_comment":
         out.update(
             path=c.path,

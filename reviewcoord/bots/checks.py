@@ -23,7 +23,7 @@ A check made by an app anyone's workflow runs as (`github-actions`) can only eve
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
@@ -64,7 +64,6 @@ class FromEvidence:
 class EvidenceContext:
     """What a profile's `evidence` function is given besides the reading."""
 
-    bot: str
     logins: frozenset[str]
     findings: Sequence[Finding] = ()  # the bot's findings from its comments
     head_time: datetime | None = None  # when the head arrived (GitHub's clock); None: unknown
@@ -93,7 +92,6 @@ class Check:
     app: str  # the check run's app slug / the status creator's login
     meaning: Callable[[CheckView], Said | None]
     status: bool = False
-    notes: tuple[str, ...] = field(default=(), compare=False)  # where the facts come from
 
 
 def _run_view(run: CheckRunRef) -> CheckView:
@@ -197,13 +195,3 @@ def reactions_by(evidence: Evidence, context: EvidenceContext) -> list[Reaction]
         and r.created_at >= context.head_time
     ]
     return sorted(mine, key=lambda r: (r.created_at or context.head_time, r.id))
-
-
-def done(detail: str) -> Callable[[CheckView], Said]:
-    """A meaning for a check whose completion is the whole review (nothing to post)."""
-    return lambda view: Said("reviewed", detail, view.url, view.when)
-
-
-def announced(detail: str) -> Callable[[CheckView], Said]:
-    """A meaning for a check that completes when the bot's comments are (about to be) posted."""
-    return lambda view: Said("finishing", detail, view.url, view.when)
