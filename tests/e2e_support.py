@@ -8,7 +8,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -179,3 +179,50 @@ def verdict_of(
     verdict: dict[str, Any] = json.loads(Path(run.outputs["verdict-file"]).read_text())
     check_verdict(verdict, declared)
     return verdict
+
+
+# --------------------------------------------------------------------------- in process
+
+
+class SimulatedClock:
+    """Simulated time for an in-process `runner.evaluate`: each sleep moves it on (at least
+    1 s); `at(t, hook)` runs `hook` once when the clock reaches `t` (a bot finishing)."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+        self._due: list[tuple[float, Callable[[], object]]] = []
+
+    def at(self, when: float, hook: Callable[[], object]) -> SimulatedClock:
+        self._due.append((when, hook))
+        return self
+
+    def now(self) -> float:
+        return self.t
+
+    def sleep(self, seconds: float) -> None:
+        self.t += max(seconds, 1.0)
+        due = [hook for when, hook in self._due if self.t >= when]
+        self._due = [(when, hook) for when, hook in self._due if self.t < when]
+        for hook in due:
+            hook()
+
+
+def evaluate_in_process(fake: FakeGitHub, inputs: dict[str, str], clock: SimulatedClock) -> Any:
+    """One `runner.evaluate` of PR 2 against `fake` with the app token, in this process (so a
+    profile registered by the test is in scope); → its `Outcome`."""
+    import io
+
+    from reviewcoord.actions_io import Log
+    from reviewcoord.github.pygithub_gateway import PyGithubGateway
+    from reviewcoord.runner import RunRequest, evaluate
+    from tests.fakegithub.server import APP_TOKEN
+
+    req = RunRequest(
+        repo=fake.repo,
+        pr=2,
+        inputs=inputs,
+        input_source="test",
+        config_path=".github/review-coordinator.yml",
+    )
+    with PyGithubGateway(fake.repo, APP_TOKEN, base_url=fake.base_url, write_spacing=0) as gw:
+        return evaluate(req, gw, clock, Log(io.StringIO()))

@@ -6,25 +6,21 @@ CONTRIBUTING § A reviewer that reports only through a check)."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 
 import pytest
 
-from reviewcoord.actions_io import Log
 from reviewcoord.bots import REGISTRY
 from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_of
 from reviewcoord.bots.common import noise
 from reviewcoord.bots.profile import BotProfile
-from reviewcoord.github.pygithub_gateway import PyGithubGateway
 from reviewcoord.ingest import ingest
 from reviewcoord.model import ParsedComment, RawComment
 from reviewcoord.reading import Evidence
 from reviewcoord.rest import check_run_ref
-from reviewcoord.runner import Outcome, RunRequest, evaluate
-from tests.e2e_support import HEAD
+from reviewcoord.runner import Outcome
+from tests.e2e_support import HEAD, SimulatedClock, evaluate_in_process
 from tests.fakegithub import FakeGitHub
-from tests.fakegithub.server import APP_TOKEN
 
 CHECK = "Shield Review"
 
@@ -87,34 +83,10 @@ def test_its_check_run_alone_gives_its_state() -> None:
 # --------------------------------------------------------------------------- end to end
 
 
-class _Clock:
-    """Each sleep moves time on; a hook runs at a given time (the check run completing)."""
-
-    def __init__(self, fake: FakeGitHub, complete_at: float | None) -> None:
-        self.t, self.fake, self.complete_at = 0.0, fake, complete_at
-
-    def now(self) -> float:
-        return self.t
-
-    def sleep(self, seconds: float) -> None:
-        self.t += max(seconds, 1.0)
-        if self.complete_at is not None and self.t >= self.complete_at:
-            self.fake.set_bot_check_run(self.run_id, status="completed", conclusion="success")
-            self.complete_at = None
-
-    run_id = 0
-
-
-def judge(fake: FakeGitHub, clock: _Clock) -> Outcome:
-    req = RunRequest(
-        repo=fake.repo,
-        pr=2,
-        inputs={"settle": "full", "expected-bots": "shieldbot", "poll-interval": "10"},
-        input_source="test",
-        config_path=".github/review-coordinator.yml",
-    )
-    with PyGithubGateway(fake.repo, APP_TOKEN, base_url=fake.base_url, write_spacing=0) as gw:
-        return evaluate(req, gw, clock, Log(io.StringIO()))
+def judge(fake: FakeGitHub, clock: SimulatedClock) -> Outcome:
+    inputs = {"settle": "full", "expected-bots": "shieldbot", "poll-interval": "10"}
+    outcome: Outcome = evaluate_in_process(fake, inputs, clock)
+    return outcome
 
 
 @pytest.fixture
@@ -128,9 +100,11 @@ def fake() -> Iterator[FakeGitHub]:
 @pytest.mark.e2e
 @pytest.mark.usefixtures("shieldbot")
 def test_a_pr_judged_on_a_check_only_reviewer_waits_for_it_then_goes(fake: FakeGitHub) -> None:
-    clock = _Clock(fake, complete_at=60)
-    clock.run_id = fake.add_bot_check_run(
+    run_id = fake.add_bot_check_run(
         HEAD, CHECK, app_slug="shieldbot", app_id=4242, status="in_progress", conclusion=None
+    )
+    clock = SimulatedClock().at(
+        60, lambda: fake.set_bot_check_run(run_id, status="completed", conclusion="success")
     )
     outcome = judge(fake, clock)
     assert outcome.gate == "go", outcome.reason
@@ -142,6 +116,6 @@ def test_a_pr_judged_on_a_check_only_reviewer_waits_for_it_then_goes(fake: FakeG
 @pytest.mark.usefixtures("shieldbot")
 def test_control_a_look_alike_check_of_another_app_is_no_review(fake: FakeGitHub) -> None:
     fake.add_bot_check_run(HEAD, CHECK, app_slug="github-actions", app_id=15368)
-    outcome = judge(fake, _Clock(fake, complete_at=None))
+    outcome = judge(fake, SimulatedClock())
     assert outcome.verdict is not None
     assert outcome.verdict.settled_on == [] and outcome.verdict.pending == ["shieldbot"]

@@ -111,6 +111,14 @@ def test_cli_dry_run_writes_nothing_and_gh_token_works(fake: FakeGitHub) -> None
     assert "[dry-run] would POST commit status" in proc.stderr
 
 
+def replay_of(path: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    """`reviewcoord 2 --replay PATH --format json FLAGS…` in a fresh process."""
+    argv = [sys.executable, "-m", "reviewcoord.cli", "2", "--replay", str(path), "--format", "json"]
+    return subprocess.run(
+        [*argv, *flags], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
 def test_snapshot_round_trips_through_replay(fake: FakeGitHub, tmp_path: Path) -> None:
     snap = cli(fake, "snapshot", "2", "--repo", "octo/app")
     assert snap.returncode == 0, snap.stderr
@@ -131,25 +139,7 @@ def test_snapshot_round_trips_through_replay(fake: FakeGitHub, tmp_path: Path) -
         "--expected-bots",
         "codex,copilot,cursor,claude",
     )
-    replay = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "reviewcoord.cli",
-            "2",
-            "--replay",
-            str(path),
-            "--format",
-            "json",
-            "--expected-bots",
-            "codex,copilot,cursor,claude",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    replay = replay_of(path, "--expected-bots", "codex,copilot,cursor,claude")
     assert replay.returncode == 0, replay.stderr
     live_v, replay_v = json.loads(live.stdout), json.loads(replay.stdout)
     for key in ("critical", "advisory", "gate", "gate_reason", "unknown_bots", "head_sha"):
@@ -179,24 +169,7 @@ def test_a_snapshot_keeps_the_whole_reading_checks_and_reactions_included(
         live = cli(gh, "2", "--repo", "octo/app", "--settle", "none", "--format", "json", *bots)
     path = tmp_path / "pr.json"
     path.write_text(snap.stdout)
-    replay = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "reviewcoord.cli",
-            "2",
-            "--replay",
-            str(path),
-            "--format",
-            "json",
-            *bots,
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    replay = replay_of(path, *bots)
     assert replay.returncode == 0, replay.stderr
     live_v, replay_v = json.loads(live.stdout), json.loads(replay.stdout)
     for verdict in (live_v, replay_v):

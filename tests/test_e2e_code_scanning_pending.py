@@ -5,35 +5,15 @@ never comes: never `go` on results nobody produced."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 
 import pytest
 
-from reviewcoord.actions_io import Log
-from reviewcoord.github.pygithub_gateway import PyGithubGateway
-from reviewcoord.runner import Outcome, RunRequest, evaluate
-from tests.e2e_support import CLAUDE, HEAD, body
+from reviewcoord.runner import Outcome
+from tests.e2e_support import CLAUDE, HEAD, SimulatedClock, body, evaluate_in_process
 from tests.fakegithub import FakeGitHub
-from tests.fakegithub.server import APP_TOKEN
 
 pytestmark = pytest.mark.e2e
-
-
-class AnalysingClock:
-    """Simulated time; the analysis of the merge commit lands at `analysed_at` (or never)."""
-
-    def __init__(self, fake: FakeGitHub, analysed_at: float | None) -> None:
-        self.t, self.fake, self.analysed_at = 0.0, fake, analysed_at
-
-    def now(self) -> float:
-        return self.t
-
-    def sleep(self, seconds: float) -> None:
-        self.t += max(seconds, 1.0)
-        if self.analysed_at is not None and self.t >= self.analysed_at:
-            self.fake.add_code_scanning_analysis(2)
-            self.analysed_at = None
 
 
 @pytest.fixture
@@ -45,7 +25,7 @@ def fake() -> Iterator[FakeGitHub]:
         yield gh
 
 
-def judge(fake: FakeGitHub, clock: AnalysingClock) -> Outcome:
+def judge(fake: FakeGitHub, clock: SimulatedClock) -> Outcome:
     inputs = {
         "settle": "fast",
         "expected-bots": "claude",
@@ -53,21 +33,14 @@ def judge(fake: FakeGitHub, clock: AnalysingClock) -> Outcome:
         "full-timeout": "120",
         "confirm-delay": "0",
     }
-    req = RunRequest(
-        repo=fake.repo,
-        pr=2,
-        inputs=inputs,
-        input_source="test",
-        config_path=".github/review-coordinator.yml",
-    )
-    with PyGithubGateway(fake.repo, APP_TOKEN, base_url=fake.base_url, write_spacing=0) as gw:
-        return evaluate(req, gw, clock, Log(io.StringIO()))
+    outcome: Outcome = evaluate_in_process(fake, inputs, clock)
+    return outcome
 
 
 def test_an_analysis_that_lands_during_the_settle_is_waited_for_and_judged(
     fake: FakeGitHub,
 ) -> None:
-    clock = AnalysingClock(fake, analysed_at=40)
+    clock = SimulatedClock().at(40, lambda: fake.add_code_scanning_analysis(2))
     outcome = judge(fake, clock)
     assert outcome.gate == "go", outcome.reason
     assert outcome.verdict is not None
@@ -76,7 +49,7 @@ def test_an_analysis_that_lands_during_the_settle_is_waited_for_and_judged(
 
 
 def test_control_no_analysis_by_the_timeout_is_unreviewed_and_blocks(fake: FakeGitHub) -> None:
-    clock = AnalysingClock(fake, analysed_at=None)
+    clock = SimulatedClock()  # the analysis never comes
     outcome = judge(fake, clock)
     assert outcome.gate == "block"
     assert outcome.verdict is not None and outcome.verdict.unreviewed == ["code-scanning"]

@@ -81,16 +81,22 @@ def test_attack_a_workflow_job_named_like_bugbot_is_not_bugbot(
     assert verdict["settled_on"] == [] and verdict["pending"] == ["cursor"]
 
 
-def test_coderabbits_skip_status_is_skipped_in_its_own_words(
-    fake: FakeGitHub, tmp_path: Path
-) -> None:
+def coderabbit_skip_status(fake: FakeGitHub, creator: str, creator_type: str) -> None:
+    """CodeRabbit's legacy commit status saying it skipped the head, set by `creator`."""
     fake.add_status(
         HEAD,
         "CodeRabbit",
         "success",
         description="Review skipped: Bot user detected.",
-        creator_login="coderabbitai[bot]",
+        creator_login=creator,
+        creator_type=creator_type,
     )
+
+
+def test_coderabbits_skip_status_is_skipped_in_its_own_words(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    coderabbit_skip_status(fake, "coderabbitai[bot]", "Bot")
     run = run_action(fake, tmp_path, inputs={"expected-bots": "coderabbit"})
     verdict = verdict_of(run, exit_ok=True)
     assert verdict["bots"]["coderabbit"] == {
@@ -105,14 +111,7 @@ def test_coderabbits_skip_status_is_skipped_in_its_own_words(
 def test_attack_a_person_setting_coderabbits_status_is_not_coderabbit(
     fake: FakeGitHub, tmp_path: Path
 ) -> None:
-    fake.add_status(
-        HEAD,
-        "CodeRabbit",
-        "success",
-        description="Review skipped: Bot user detected.",
-        creator_login="mallory",
-        creator_type="User",
-    )
+    coderabbit_skip_status(fake, "mallory", "User")
     run = run_action(fake, tmp_path, inputs={"expected-bots": "coderabbit"})
     verdict = verdict_of(run, exit_ok=True)
     assert verdict["bots"]["coderabbit"]["state"] == "not_seen"
