@@ -26,14 +26,12 @@ from reviewcoord.model import FINAL_STATES, BotKey, RawComment, SettleMode, Verd
 from reviewcoord.normalize import merged_table
 from reviewcoord.publish.check_run import CheckRunCache
 from reviewcoord.publish.surfaces import Run, Surfaces, WriteGuard
-from reviewcoord.reading import Evidence, Kind, read_comments, read_parts
+from reviewcoord.reading import STATE_ONLY, Evidence, read_comments, read_parts
 from reviewcoord.resolve import identity, resolve_expected
 from reviewcoord.runs import next_corroborated, next_runs
 from reviewcoord.settle import Clock, Reading, Settled, SettlePolicy, settle, waiting_for
 
 UNREVIEWED = ("failed", "skipped", "unreadable")
-# Parts that only tell a bot's run state: read while a bot that declares them is unfinished.
-STATE_ONLY: frozenset[Kind] = frozenset({"check_runs", "statuses", "reactions"})
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,9 @@ from reviewcoord.model import RawComment
 # What a profile may ask to read beyond the comments (which every profile reads).
 Kind = Literal["check_runs", "statuses", "reactions", "alerts"]
 KINDS: tuple[Kind, ...] = ("check_runs", "statuses", "reactions", "alerts")
+# Parts that only tell a bot's run state (never findings): read while a bot that declares them
+# has not finished by its comments.
+STATE_ONLY: frozenset[Kind] = frozenset({"check_runs", "statuses", "reactions"})
 
 
 def merge_ref(pr: int) -> str:
