@@ -151,3 +151,26 @@ def test_control_a_check_run_on_no_pr_writes_nothing(fake: FakeGitHub, tmp_path:
     assert run.returncode == 0, run.log
     assert "nothing to do" in run.log
     assert [r for r in fake.request_log() if r.method != "GET"] == []
+
+
+@pytest.mark.parametrize(
+    "path", [r"/issues/2/reactions", r"/commits/[0-9a-f]{40}/check-runs\?filter"]
+)
+def test_a_failed_read_of_a_bots_own_evidence_is_never_go(
+    fake: FakeGitHub, tmp_path: Path, path: str
+) -> None:
+    """Codex's reactions or every app's check runs unreadable (404 every time, no retry helps):
+    the gate is `error` on the required check, never a `go` judged without them."""
+    bugbot(fake)
+    fake.add_reaction(2, "+1", login=CODEX)
+    fake.inject("GET", path, status=404, times=100)
+    run = run_action(fake, tmp_path, inputs={"expected-bots": "cursor,codex"})
+    assert run.outputs["gate"] == "error", run.log
+    assert fake.statuses(HEAD)[-1]["state"] == "error"
+
+
+def test_control_the_same_reads_answered_give_go(fake: FakeGitHub, tmp_path: Path) -> None:
+    bugbot(fake)
+    fake.add_reaction(2, "+1", login=CODEX)
+    run = run_action(fake, tmp_path, inputs={"expected-bots": "cursor,codex"})
+    assert run.outputs["gate"] == "go", run.log
