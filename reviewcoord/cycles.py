@@ -3,15 +3,17 @@ to the last reviewed one (compare, force-push, changed files), the lazy reads th
 need (thread state, permissions), the noop proof, and the bounded record line to publish.
 
 Each read happens at most once per head and only when needed: compare (history exists and the
-head moved, or a previous head is needed), PR files (force-push or no comparable base), review
-threads (GraphQL, one query), one permission read per commenter whose command is in force,
-and the edit history of edited comments (GraphQL, one query per 100; only when one exists).
+head moved), in convergence mode the reads of reviewcoord/pushes.py (per reviewer with a
+finding, the files changed since the last head it reviewed), review threads (GraphQL, one
+query), one permission read per commenter whose command is in force, and the edit history of
+edited comments (GraphQL, one query per 100; only when one exists).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from reviewcoord import __version__
@@ -30,9 +32,11 @@ from reviewcoord.github.gateway import CheckRunRef, CommentEdits, Gateway
 from reviewcoord.history import History, bound, decode, encode
 from reviewcoord.ingest import is_ours
 from reviewcoord.judgement import CycleContext, CycleLookups, ForeignEdits, Mode, cycle_for
-from reviewcoord.judgement.evidence import Hunks
+from reviewcoord.judgement.converge import converging
+from reviewcoord.judgement.shift import NOTHING, Push
 from reviewcoord.model import BotKey, RawComment
 from reviewcoord.publish.sticky import ours
+from reviewcoord.pushes import Pushes
 from reviewcoord.settle import Reading
 
 ACTIONS_BOT = "github-actions[bot]"
@@ -157,7 +161,7 @@ class Cycles:
         self._contexts: dict[str, CycleContext] = {}
         self._permissions: dict[str, str] = {}
         self._threads: dict[int, str] | None = None
-        self._pr_files: frozenset[str] | None = None
+        self.pushes = Pushes(gateway, pr, log)
         self.notes: list[str] = []
         self._edits: dict[tuple[str, str], CommentEdits | None] = {}  # (node id, updated_at)
 
@@ -255,14 +259,6 @@ class Cycles:
             return False
         return True
 
-    def _files_of_pr(self) -> frozenset[str]:
-        if self._pr_files is None:
-            self._pr_files = frozenset(self.gateway.list_pull_files(self.pr))
-        return self._pr_files
-
-    def _or_pr_files(self, files: frozenset[str] | None) -> frozenset[str]:
-        return files if files is not None else self._files_of_pr()
-
     def _read_threads(self) -> Mapping[int, str]:
         if self._threads is None:
             try:
@@ -293,55 +289,50 @@ class Cycles:
         evidence: str = "",
         *,
         noop: bool = False,
+        reviewers: Collection[BotKey] = (),
     ) -> CycleContext:
+        """The cycle context of this head, with the plain data the judge needs: the compare from
+        the record's last head (read once per head), and in convergence mode, per reviewer in
+        `reviewers` (the bots with a finding in the reading), the files changed since the last
+        head it reviewed (reviewcoord/pushes.py; a noop takes the last run's decisions)."""
         cached = self._contexts.get(head_sha)
-        fp = self.fingerprint(comments, evidence)
-        if cached is not None:
-            return CycleContext(
-                **{**cached.__dict__, "fingerprint": fp, "permission_from_record": noop}
-            )
+        if cached is None:
+            cached = self._contexts[head_sha] = self._new_context(head_sha)
+        since: dict[BotKey, frozenset[str] | None] = {}
+        if not noop and converging(self.record, self.settings.convergence_after, head_sha):
+            since = {bot: self.pushes.since_review(self.record, bot, head_sha) for bot in reviewers}
+        return replace(
+            cached,
+            fingerprint=self.fingerprint(comments, evidence),
+            permission_from_record=noop,
+            convergence_from_record=noop,
+            since_review=since,
+        )
+
+    def _new_context(self, head_sha: str) -> CycleContext:
         rec = self.record
         mode: Mode = "initial" if rec is None and self.notice is None else "full"
         previous: str | None = None
         force_push = False
-        # (files the latest push changed, its patch hunks per file): None where unknown.
-        Diff = tuple[frozenset[str] | None, Mapping[str, Hunks] | None]
-        computed: list[Diff] = []
+        latest = Push.unknown()
         if rec is not None:
             same = rec.last_head == head_sha
             mode = "same_head" if same else "incremental"
             if same:
                 previous = rec.heads[-2] if len(rec.heads) >= 2 else None
+                latest = NOTHING
             else:
                 previous = rec.last_head
                 assert previous is not None
-                result = self.gateway.compare_commits(previous, head_sha)
-                if result.status in ("ahead", "identical"):
-                    files = frozenset(result.files) if result.files_complete else None
-                    computed.append((self._or_pr_files(files), result.hunks))
-                else:
+                latest = self.pushes.compare(previous, head_sha)
+                if latest.files is None:
                     force_push = True
                     mode = "full"
-                    computed.append((self._files_of_pr(), None))
                     self.log.warning(
                         f"the last reviewed head {previous[:7]} is not reachable from "
-                        f"{head_sha[:7]} (compare: {result.status}; force-push?): "
-                        "reconciling in full mode"
+                        f"{head_sha[:7]} (force-push?): reconciling in full mode"
                     )
-
-        def diff() -> Diff:
-            if not computed:
-                base = previous
-                if base is None:
-                    computed.append((self._files_of_pr(), None))
-                else:
-                    result = self.gateway.compare_commits(base, head_sha)
-                    ok = result.status in ("ahead", "identical")
-                    files = frozenset(result.files) if ok and result.files_complete else None
-                    computed.append((self._or_pr_files(files), result.hunks if ok else None))
-            return computed[0]
-
-        ctx = CycleContext(
+        return CycleContext(
             record=rec,
             notice=self.notice,
             cycle=cycle_for(rec, head_sha, self.settings.cycle),
@@ -351,18 +342,11 @@ class Cycles:
             pr_author=self.pr_author,
             own_login=self.own_login,
             convergence_after=self.settings.convergence_after,
-            fingerprint=fp,
-            lookups=CycleLookups(
-                touched=lambda: diff()[0],
-                threads=self._read_threads,
-                permission=self._permission,
-                hunks=lambda: diff()[1],
-            ),
+            fingerprint="",
+            lookups=CycleLookups(threads=self._read_threads, permission=self._permission),
             revision_time=self._revision_time(),
-            permission_from_record=noop,
+            latest=latest,
         )
-        self._contexts[head_sha] = ctx
-        return ctx
 
     def _revision_time(self) -> datetime | None:
         """When the record's revision was published: our sticky's `updated_at`, unless a failed

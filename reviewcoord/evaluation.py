@@ -238,7 +238,10 @@ class Evaluation:
             required=self.settings.required,
         )
         digest = reading.ingested.evidence_digest
-        context = self.cycles.context(head, reading.comments, digest, noop=noop)
+        reviewers = {f.bot for f in reading.ingested.findings}
+        context = self.cycles.context(
+            head, reading.comments, digest, noop=noop, reviewers=reviewers
+        )
         judgement = judge(subject, context, settings, foreign)
         # When the head arrived and the resolved expected bots let a later noop skip those reads;
         # the pending and unreviewed bots let `reviewcoord status` list them without re-judging;

@@ -10,8 +10,9 @@ The JSON is a `History` (below): reviewed head SHAs, cycle, last gate and reason
 level, location, first/last cycle, the F id it was last shown as, an accepted exception), the
 comment → finding bindings of replies and commands, the outcome of every command seen, and
 (optional keys) the last head's commit time and resolved expected bots, so that a run on the
-same head need not read them again, and the verdict's pending and unreviewed bots (for
-`reviewcoord status`).
+same head need not read them again, the verdict's pending and unreviewed bots (for
+`reviewcoord status`), each finding's lines shifted onto the last head, the heads each reviewer
+last reviewed, and the changes-requested cycles (convergence mode).
 
 Trust. A record is read only from OUR sticky (author = our identity, marker first; see
 `publish.sticky.ours`), and only if it decodes, validates, names this repository and PR, and
@@ -49,6 +50,8 @@ MAX_REFS = 400
 MAX_COMMANDS = 100
 MAX_REVISIONS = 20
 MAX_ASKED = 40
+MAX_REVIEWED = 2  # heads per reviewer in `reviewed`
+MAX_REVIEWERS = 40  # reviewers in `reviewed` (the registered and declared ones are fewer)
 TITLE_CHARS = 120
 REASON_CHARS = 300
 
@@ -97,6 +100,12 @@ class Entry(_Model):
     # The bot's own level when the finding was first read (None in older records): a bot
     # comment someone else edits later never gates below it.
     first_level: Level | None = Field(None, alias="l0")
+    # Optional (None / False in older records, whose stated lines are never shifted): the
+    # finding's lines numbered on the record's last head, shifted through each compare between
+    # judged heads since its bot stated them (judgement/shift.py), None where no patch could
+    # say; and whether one of those compares changed a line inside them (patch evidence).
+    span: tuple[int, int] | None = Field(None, alias="sp")
+    changed: bool = Field(False, alias="ch")
 
 
 class BotRun(_Model):
@@ -192,6 +201,17 @@ class History(_Model):
     # Optional: the re-requests made on this PR, newest last (at most MAX_ASKED): never a
     # second ask for the same bot and head, whichever run asks.
     asked: list[Asked] | None = Field(None, alias="ask")
+    # Optional: per reviewer key, the last two heads it reviewed (its state `reviewed` when a
+    # run judged that head), oldest first: "the latest push" for its findings is the range since
+    # the one before this head (judgement/converge.py). None in older records: unknown, so a
+    # finding is judged against the whole PR.
+    reviewed: dict[BotKey, list[str]] | None = Field(None, alias="rb")
+    # Optional: changes-requested cycles — cycles whose gate was block while a critical finding
+    # was open (convergence mode counts these, not a block while a reviewer is still pending):
+    # how many before the last recorded cycle, and whether that one was. None in older records
+    # (counted from 0 again: convergence mode comes later, never sooner).
+    requested_before: int | None = Field(None, alias="cr", ge=0)
+    requested_last: bool | None = Field(None, alias="crl")
 
     @property
     def last_head(self) -> str | None:

@@ -18,7 +18,8 @@ from reviewcoord.config import Settings
 from reviewcoord.errors import ConfigError, GatewayError
 from reviewcoord.history import History, decode, encode
 from reviewcoord.ingest import Ingested, ingest, settled_and_pending
-from reviewcoord.judgement import CycleLookups, JudgeSettings, Subject, first_cycle, judge
+from reviewcoord.judgement import JudgeSettings, Subject, first_cycle, judge
+from reviewcoord.judgement.shift import NOTHING
 from reviewcoord.limits import MARKER
 from reviewcoord.model import BotStatus, RawComment, Verdict
 from reviewcoord.pipeline import verdict_from
@@ -317,9 +318,7 @@ def judge_with(read: AlertRead, record: History | None) -> tuple[Verdict, Histor
     if record is not None:
         decoded, notice = decode(f"{MARKER}\n{encode(record)}", repo="o/r", pr=12)
         assert notice is None and decoded is not None
-        touched: frozenset[str] = frozenset()
-        lookups = CycleLookups(touched=lambda: touched)
-        context = replace(context, record=decoded, cycle=2, mode="same_head", lookups=lookups)
+        context = replace(context, record=decoded, cycle=2, mode="same_head", latest=NOTHING)
     judgement = judge(subject, context, JudgeSettings(required=["code-scanning"]))
     return judgement.verdict, judgement.record
 

@@ -93,7 +93,9 @@ def test_found_on_push_1_fixed_on_push_2_is_likely_fixed(fake: FakeGitHub, tmp_p
     assert v["review_mode"] == "incremental" and v["previous_head"] == HEAD
     (change,) = v["changes"]
     assert change["change"] == "likely_fixed" and change["stable_id"] == entry.stable_id
-    assert change["note"].startswith("the latest push changed the lines it points at (156)")
+    assert change["note"].startswith(
+        "a push since its bot reported it changed the lines it points at (156)"
+    )
     text = sticky_body(fake)
     assert "✅ Likely fixed" in text and "Since last cycle" in text
     assert "✅ Fixed" not in text
@@ -331,7 +333,8 @@ def test_force_push_reconciles_in_full_mode(fake: FakeGitHub, tmp_path: Path) ->
     assert v["force_push"] is True and v["review_mode"] == "full"
     assert [c["change"] for c in v["changes"]] == ["likely_fixed"]
     assert "is not reachable from this head (force-push?)" in sticky_body(fake)
-    assert any("/pulls/2/files" in r.path for r in fake.request_log())
+    # Nothing needs the PR's files (only convergence mode does): not read.
+    assert not any("/pulls/2/files" in r.path for r in fake.request_log())
 
 
 def test_thread_resolved_on_github_is_reported_not_cleared(

@@ -36,6 +36,7 @@ from reviewcoord.judgement import (
 )
 from reviewcoord.judgement import judge as judge_reading
 from reviewcoord.judgement.identity import family
+from reviewcoord.judgement.shift import Push
 from reviewcoord.model import (
     AcceptedFinding,
     AuthorReply,
@@ -284,9 +285,17 @@ def codex_review(commit: str, rid: int = 500) -> RawComment:
     )
 
 
+def push(touched: object, hunks: object) -> Push:
+    """The compare to this head: the files it changed (`touched`) and their change blocks
+    (`hunks`, path → blocks); both None: unknown."""
+    if touched is None and hunks is None:
+        return Push.unknown()
+    blocks = dict(hunks or {})  # type: ignore[call-overload]
+    return Push(files=frozenset(touched or blocks), blocks=blocks)  # type: ignore[arg-type]
+
+
 def ctx(record: History | None, **kw: object) -> CycleContext:
-    touched = kw.pop("touched", None)
-    hunks = kw.pop("hunks", None)
+    latest = push(kw.pop("touched", None), kw.pop("hunks", None))
     perms = kw.pop("perms", {})
     base: dict[str, object] = {
         "record": record,
@@ -300,10 +309,9 @@ def ctx(record: History | None, **kw: object) -> CycleContext:
         "convergence_after": 2,
         "fingerprint": "fp",
         "lookups": CycleLookups(
-            touched=lambda: touched,
             permission=lambda login: perms.get(login, "none"),  # type: ignore[attr-defined]
-            hunks=lambda: hunks,  # type: ignore[return-value]
         ),
+        "latest": latest,
     }
     base.update(kw)
     return CycleContext(**base)  # type: ignore[arg-type]
@@ -333,19 +341,21 @@ def test_likely_fixed_needs_the_bot_on_head_and_evidence_about_its_lines() -> No
     old = [codex_inline(1, "a.py", HEAD1, "Null deref"), codex_review(HEAD1)]
     _v, h1 = judge(old, ctx(None), HEAD1)
     touched = frozenset({"a.py"})
-    on_line = {"a.py": ((8, 5),)}  # old lines 8-12
+    on_line = {"a.py": ((8, 5, 8, 5),)}  # old lines 8-12
     # Codex has not reviewed HEAD2 yet: carried forward even though its lines changed.
     v, _ = judge(old, ctx(h1, touched=touched, hunks=on_line), HEAD2)
     assert v.gate == "block" and v.critical[0].carried_forward  # type: ignore[attr-defined]
     now = [*old, codex_review(HEAD2, rid=501)]
     # Attack: Codex finished on HEAD2 and a.py changed, but only at line 300: still gating.
-    elsewhere = {"a.py": ((300, 4),), "b.py": ((10, 1),)}
+    elsewhere = {"a.py": ((300, 4, 300, 4),), "b.py": ((10, 1, 10, 1),)}
     v, _ = judge(now, ctx(h1, touched=touched, hunks=elsewhere), HEAD2)
     assert v.gate == "block" and v.changes == []  # type: ignore[attr-defined]
     # Control: the push changed lines 8-12: likely fixed, and the sticky says why.
     v, h2 = judge(now, ctx(h1, touched=touched, hunks=on_line), HEAD2)
     assert v.gate == "go" and [c.change for c in v.changes] == ["likely_fixed"]  # type: ignore[attr-defined]
-    assert v.changes[0].note.startswith("the latest push changed the lines it points at (10)")  # type: ignore[attr-defined]
+    assert v.changes[0].note.startswith(  # type: ignore[attr-defined]
+        "a push since its bot reported it changed the lines it points at (10)"
+    )
     assert h2.findings[0].status == "likely_fixed"
     # Unknown patch (a force-push, a failed compare): never "fixed" by default.
     v, _ = judge(now, ctx(h1, touched=touched, hunks=None), HEAD2)
@@ -731,7 +741,7 @@ def test_a_bot_comment_edited_by_someone_else_gates_at_its_first_read_level() ->
     ingested = ingest(comments, head_sha=HEAD2, own_login="github-actions[bot]")
     subject = Subject("octo/app", 2, HEAD2, comments, ingested, ["codex"])
     # Even with evidence about its lines (a hunk over a.py:10), the edit by someone else holds it.
-    c2 = ctx(h1, touched=frozenset({"a.py"}), hunks={"a.py": ((8, 5),)})
+    c2 = ctx(h1, touched=frozenset({"a.py"}), hunks={"a.py": ((8, 5, 8, 5),)})
     assert judge_reading(subject, c2, edits=held).verdict.gate == "block"
     assert judge_reading(subject, c2).verdict.gate == "go"  # control: the bot's own edit
 

@@ -289,7 +289,7 @@ def test_control_a_push_changing_the_findings_lines_is_likely_fixed(
     assert run.outputs["gate"] == "go", run.log
     (change,) = v["changes"]
     assert change["change"] == "likely_fixed"
-    assert "the latest push changed the lines it points at (156)" in sticky(fake)
+    assert "a push since its bot reported it changed the lines it points at (156)" in sticky(fake)
 
 
 def test_an_outdated_comment_is_likely_fixed(fake: FakeGitHub, tmp_path: Path) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from reviewcoord.ingest import ANY_TIME, FINISHING, finished_by_grace, ingest, is_on_head
-from reviewcoord.judgement.evidence import MAX_HUNKS, changes_lines, parse_hunks
 from reviewcoord.model import ParsedComment, RawComment, Verdict
 from reviewcoord.pipeline import judge
 from reviewcoord.reading import not_analysed
@@ -105,21 +104,6 @@ def test_control_a_go_after_every_review_says_clean() -> None:
 
 
 # --- evidence for "likely fixed" -------------------------------------------------------
-
-
-def test_hunks_are_read_from_the_old_side_of_the_patch() -> None:
-    patch = "@@ -10,3 +10,4 @@ def f():\n-a\n+b\n@@ -40 +41 @@\n-x\n+y\n@@ -60,0 +62,2 @@\n+new"
-    assert parse_hunks(patch) == ((10, 3), (40, 1), (60, 0))
-    assert parse_hunks("no hunk here\n@@ not one @@") == ()
-    assert parse_hunks("@@ -1,1 +1,1 @@\n" * 20_000) == ((1, 1),) * MAX_HUNKS
-
-
-def test_only_a_change_inside_the_range_is_evidence() -> None:
-    hunks = ((10, 3), (60, 0))
-    assert changes_lines(hunks, 12, 12) and changes_lines(hunks, 5, 10)
-    assert not changes_lines(hunks, 13, 20)  # touched above, not in it
-    assert changes_lines(hunks, 59, 61)  # an insertion after 60, inside 59-61
-    assert not changes_lines(hunks, 60, 60)  # an insertion after the range's last line
 
 
 def test_code_scanning_needs_an_analysis_of_the_current_merge_commit() -> None:

@@ -156,9 +156,9 @@ class CompareResult(Frozen):
     status: Literal["ahead", "identical", "behind", "diverged", "unreachable"]
     files: tuple[str, ...] = ()
     files_complete: bool = True
-    # path → old-side (start, count) of each hunk of its `patch` (reviewcoord/judgement/
-    # evidence.py); a file GitHub gave no patch for (binary, too large) is absent.
-    hunks: dict[str, tuple[tuple[int, int], ...]] = Field(default_factory=dict)
+    # path → the change blocks of its `patch` (reviewcoord/judgement/shift.py); a file GitHub
+    # gave no patch for (binary, too large) is absent.
+    hunks: dict[str, tuple[tuple[int, int, int, int], ...]] = Field(default_factory=dict)
 
 
 class Actor(Frozen):

@@ -27,7 +27,7 @@ from reviewcoord.github.gateway import (
 )
 from reviewcoord.github.paging import PagedReader
 from reviewcoord.github.transport import PER_PAGE, Response, Transport
-from reviewcoord.judgement.evidence import any_hunks
+from reviewcoord.judgement.shift import patch_blocks
 from reviewcoord.limits import MARKER
 from reviewcoord.model import Endpoint, RawComment
 
@@ -203,7 +203,7 @@ class Reads:
             status=status,
             files=names,
             files_complete=len(raw) < COMPARE_FILES_LIMIT,
-            hunks=any_hunks(patches),
+            hunks=patch_blocks(patches),
         )
 
     # ------------------------------------------------------------------ identity and checks

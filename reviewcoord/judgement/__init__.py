@@ -11,7 +11,8 @@ The stages, in order, each a pure function with its own module:
     annotate  the published findings with their cycle status; accepted exceptions; changes
     record    the history to store
 
-I/O the reconciliation may need (changed files, thread state, permissions) comes in through
+What changed since the last judged head (the compare, and per reviewer in convergence mode)
+comes in as plain data in `CycleContext`; thread state and permissions still come in through
 `CycleContext.lookups`, backed by cached, once-per-run gateway reads at the edge.
 """
 
@@ -36,7 +37,7 @@ from reviewcoord.judgement.context import (
     cycle_for,
     first_cycle,
 )
-from reviewcoord.judgement.converge import converge
+from reviewcoord.judgement.converge import converge, converging
 from reviewcoord.judgement.identity import base_sid, hold_levels, identify
 from reviewcoord.judgement.record import next_record
 from reviewcoord.judgement.verdict import assemble
@@ -94,7 +95,13 @@ def judge(
     groups = rank(group(carried.kept, settings.group_window))
     bound = bind(carried.kept, subject.comments, ctx, edits.commands)
     converged = converge(
-        groups, bound.acceptances, carried.likely_fixed, table, ctx, subject.head_sha
+        groups,
+        bound.acceptances,
+        carried.likely_fixed,
+        table,
+        ctx,
+        subject.head_sha,
+        carried.on_head,
     )
     critical, advisory = annotate(converged, carried, bound, ctx)
     enriched = [*critical, *advisory]
@@ -141,10 +148,7 @@ def would_go(
     (where a new critical finding may not block) it never says no. No reconciliation, no reads."""
     accepted: set[str] = set()
     if record is not None:
-        blocks = record.blocks - (
-            1 if record.last_head == head_sha and record.gate == "block" else 0
-        )
-        if convergence_after > 0 and blocks >= convergence_after:
+        if converging(record, convergence_after, head_sha):
             return True
         accepted = {e.stable_id for e in record.findings if e.status == "accepted"}
     return not any(

@@ -4,9 +4,12 @@ forward from the record (README § The lifecycle of a finding).
 * reported in a comment made for the current head → stands (`reopened` if it was likely fixed);
 * only in older comments, or in none → `likely_fixed` iff its bot reviewed this head AND there
   is evidence about the finding's own lines (judgement/evidence.py: its comment is outdated,
-  the push changed its lines, or its bot repeats every finding still present); otherwise it
-  carries forward, still gating. A file touched elsewhere is no evidence: absence from an
-  incremental review means "not touched", not "fixed".
+  a push since its bot stated it changed its lines, or its bot repeats every finding still
+  present); otherwise it carries forward, still gating. A file touched elsewhere is no
+  evidence: absence from an incremental review means "not touched", not "fixed".
+
+Each recorded finding's lines travel through the compare to this head (judgement/shift.py):
+numbered on the last judged head, they meet that compare's hunks in the same numbering.
 """
 
 from __future__ import annotations
@@ -19,16 +22,9 @@ from reviewcoord.bots import display_name, is_source, repeats_findings
 from reviewcoord.history import Entry, History
 from reviewcoord.ingest import Ingested, is_on_head
 from reviewcoord.judgement.context import CycleContext
-from reviewcoord.judgement.evidence import (
-    Evidence,
-    Hunks,
-    line_range,
-    note,
-    outdated,
-    patch_evidence,
-    shown_lines,
-)
+from reviewcoord.judgement.evidence import Evidence, line_range, note, outdated, shown_lines
 from reviewcoord.judgement.identity import base_sid
+from reviewcoord.judgement.shift import Span, travel
 from reviewcoord.model import CycleChange, Finding, Origin, ParsedComment, RawComment
 
 
@@ -39,6 +35,11 @@ class Carried:
     carried: set[str] = field(default_factory=set)  # base sids kept only from the record
     reopened: set[str] = field(default_factory=set)
     changes: list[CycleChange] = field(default_factory=list)
+    # Base sids some comment for this head reports (their bot stated them on this head).
+    on_head: set[str] = field(default_factory=set)
+    # Per recorded finding: its lines on this head and whether a push since its bot stated them
+    # changed them (`shift.travel` through the compare from the record's last head).
+    lines: dict[str, tuple[Span | None, bool]] = field(default_factory=dict)
 
 
 def _on_head(
@@ -62,6 +63,7 @@ def from_entry(e: Entry) -> Finding:
         severity=e.level,
         file=e.file,
         line=e.line,
+        line_end=e.line_end,
         url=e.url,
         endpoint=e.endpoint,
         comment_id=e.comment_id,
@@ -96,16 +98,10 @@ def _fix_evidence(
     ingested: Ingested,
     comments: Mapping[tuple[Origin, int], RawComment],
     ctx: CycleContext,
+    lines: Mapping[str, tuple[Span | None, bool]],
 ) -> Callable[[Entry], str | None]:
     """The sticky's note for a recorded finding that is likely fixed, or None: its bot reviewed
-    this head AND evidence about its own lines exists (module docstring). The patch is read
-    once, and only when asked."""
-    cache: list[Mapping[str, Hunks] | None] = []
-
-    def hunks() -> Mapping[str, Hunks] | None:
-        if not cache:
-            cache.append(ctx.lookups.hunks())
-        return cache[0]
+    this head AND evidence about its own lines exists (module docstring)."""
 
     def evidence(e: Entry) -> str | None:
         if ingested.state(e.bot) != "reviewed":
@@ -118,12 +114,17 @@ def _fix_evidence(
             return fixed_note(ctx, e.bot, "re-review")
         if outdated(comments.get((e.endpoint, e.comment_id))):
             return fixed_note(ctx, e.bot, "outdated")
-        span = line_range(e.line, e.line_end)
-        if patch_evidence(hunks() if span and e.file else None, e.file, span):
-            return fixed_note(ctx, e.bot, "patch", shown_lines(span))
+        _span, changed = lines.get(e.stable_id, (None, False))
+        if changed:
+            return fixed_note(ctx, e.bot, "patch", shown_lines(line_range(e.line, e.line_end)))
         return None
 
     return evidence
+
+
+def travelled(record: History, ctx: CycleContext) -> dict[str, tuple[Span | None, bool]]:
+    """Each recorded finding's lines carried through the compare to this head."""
+    return {e.stable_id: travel(e.span, e.changed, e.file, ctx.latest) for e in record.findings}
 
 
 def carry(
@@ -137,15 +138,20 @@ def carry(
 ) -> Carried:
     """`held`: bot comments someone else edited: what they no longer report is not fixed."""
     record = ctx.record
-    if record is None:
-        return Carried(kept=list(findings))
-    out = Carried(kept=[])
     by_key: dict[tuple[Origin, int], RawComment] = {(c.endpoint, c.id): c for c in comments}
-    rec = {e.stable_id: e for e in record.findings}
-    evidence = _fix_evidence(ingested, by_key, ctx)
     by_base: dict[str, list[Finding]] = {}
     for f in findings:
         by_base.setdefault(base_sid(f.stable_id), []).append(f)
+    current = {
+        sid: [f for f in items if _on_head(f, by_key, head_sha, head_time)]
+        for sid, items in by_base.items()
+    }
+    on_head = {sid for sid, items in current.items() if items}
+    if record is None:
+        return Carried(kept=list(findings), on_head=on_head)
+    out = Carried(kept=[], on_head=on_head, lines=travelled(record, ctx))
+    rec = {e.stable_id: e for e in record.findings}
+    evidence = _fix_evidence(ingested, by_key, ctx, out.lines)
 
     def carries_forward(e: Entry) -> bool:
         """A recorded open finding not reported on this head: likely fixed, or carried."""
@@ -161,9 +167,8 @@ def carry(
 
     for sid, items in by_base.items():
         e = rec.get(sid)
-        on_head = [f for f in items if _on_head(f, by_key, head_sha, head_time)]
-        if on_head:
-            out.kept.extend(on_head)
+        if current[sid]:
+            out.kept.extend(current[sid])
             if e is not None and e.status == "likely_fixed":
                 out.reopened.add(sid)
         elif e is None or e.status == "accepted":

@@ -12,7 +12,7 @@ from typing import Literal
 from reviewcoord.group import DEFAULT_WINDOW
 from reviewcoord.history import History
 from reviewcoord.ingest import ANY_TIME, Ingested
-from reviewcoord.judgement.evidence import Hunks
+from reviewcoord.judgement.shift import Push
 from reviewcoord.model import BotKey, Level, RawComment, SettleMode
 
 Mode = Literal["initial", "incremental", "full", "same_head"]
@@ -54,15 +54,10 @@ class ForeignEdits:
 class CycleLookups:
     """Reads the reconciliation may need, each called at most when needed (runner caches)."""
 
-    # Files the latest push changed (PR files after a force-push); None when unknown.
-    touched: Callable[[], frozenset[str] | None] = lambda: None
     # Review-comment id → "resolved" / "outdated" for threads GitHub marks so.
     threads: Callable[[], Mapping[int, str]] = lambda: {}
     # A login's permission on the repository ("admin" … "none").
     permission: Callable[[str], str] = lambda login: "none"
-    # The latest push's patch hunks per file (old side; judgement/evidence.py); None: unknown
-    # (after a force-push, or no comparable base).
-    hunks: Callable[[], Mapping[str, Hunks] | None] = lambda: None
 
 
 @dataclass(frozen=True)
@@ -84,6 +79,17 @@ class CycleContext:
     # A noop (it writes nothing) may take an applied command's permission from the record; a
     # judged run reads it again (once per commenter): the record never grants.
     permission_from_record: bool = False
+    # Plain data from the cycle-context step (reviewcoord/cycles.py), never read while judging:
+    # what the compare from the record's last head to this one changed (the recorded findings'
+    # lines travel through it: judgement/shift.py); unknown by default.
+    latest: Push = field(default_factory=Push.unknown)
+    # In convergence mode, per reviewer with a finding in the reading: the files changed since
+    # the last head it reviewed before this one (the whole PR's when it reviewed none). A
+    # reviewer missing here, or None: unknown, so its findings could have come from the push.
+    since_review: Mapping[BotKey, frozenset[str] | None] = field(default_factory=dict)
+    # A noop (nothing changed on this head since the last run) takes convergence's decisions
+    # from the record that run wrote: the same facts, not read again.
+    convergence_from_record: bool = False
 
 
 def first_cycle(cycle: int = 1) -> CycleContext:

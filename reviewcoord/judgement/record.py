@@ -1,6 +1,8 @@
 """Stage 5 — record: the history to store in the sticky with this verdict (reviewcoord/history.py):
-one entry per finding shown (open, awaiting, accepted) or likely fixed, the reviewed heads, the
-gate, the block-cycle count, the bindings and the command outcomes."""
+one entry per finding shown (open, awaiting, accepted) or likely fixed, with its lines on this
+head (stated on it, or travelled from the last one: judgement/shift.py), the reviewed heads (and
+per reviewer, the last ones it reviewed), the gate, the block and changes-requested cycle
+counts, the bindings and the command outcomes."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from reviewcoord.history import (
+    MAX_REVIEWED,
+    MAX_REVIEWERS,
     MAX_REVISIONS,
     TITLE_CHARS,
     Entry,
@@ -19,9 +23,10 @@ from reviewcoord.history import (
 from reviewcoord.judgement.bind import Bound
 from reviewcoord.judgement.carry import Carried
 from reviewcoord.judgement.context import CycleContext
-from reviewcoord.judgement.converge import Converged, group_sids
+from reviewcoord.judgement.converge import Converged, group_sids, prior_block_count
 from reviewcoord.judgement.identity import base_sid
-from reviewcoord.model import AcceptedFinding, Finding, Level, Verdict, VerdictFinding
+from reviewcoord.judgement.shift import Span
+from reviewcoord.model import AcceptedFinding, BotKey, Finding, Level, Verdict, VerdictFinding
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,21 @@ def _threads(enriched: Sequence[VerdictFinding]) -> dict[str, str]:
     return out
 
 
+def stated_lines(f: Finding) -> Span | None:
+    """The lines a finding's bot stated on this head."""
+    if f.line is None or f.line < 1:
+        return None
+    return f.line, f.line_end if f.line_end is not None and f.line_end >= f.line else f.line
+
+
+def _lines(f: Finding, carried: Carried) -> tuple[Span | None, bool]:
+    """A finding's lines on this head: as its bot stated them here, else as they travelled."""
+    sid = base_sid(f.stable_id)
+    if sid in carried.on_head:
+        return stated_lines(f), False
+    return carried.lines.get(sid, (None, False))
+
+
 def _entry(
     f: Finding,
     shown: _Shown,
@@ -70,6 +90,7 @@ def _entry(
     ctx: CycleContext,
     converged: Converged,
     bound: Bound,
+    lines: tuple[Span | None, bool],
 ) -> Entry:
     sid = base_sid(f.stable_id)
     status = _entry_status(shown.status)
@@ -98,7 +119,19 @@ def _entry(
         thread=th,
         acceptance=bound.acceptances.get(sid) if status == "accepted" else None,
         first_level=(old.first_level or old.level) if old else f.severity,
+        span=lines[0],
+        changed=lines[1],
     )
+
+
+def next_reviewed(record: History | None, verdict: Verdict) -> dict[BotKey, list[str]]:
+    """Per reviewer, the last heads it reviewed, oldest first (`History.reviewed`)."""
+    out = {bot: list(heads) for bot, heads in ((record.reviewed or {}) if record else {}).items()}
+    head = verdict.head_sha
+    for bot, status in verdict.bots.items():
+        if status.state == "reviewed":
+            out[bot] = [*(h for h in out.get(bot, []) if h != head), head][-MAX_REVIEWED:]
+    return dict(sorted(out.items())[:MAX_REVIEWERS])
 
 
 def next_record(
@@ -120,18 +153,29 @@ def next_record(
     threads = _threads(enriched)
     entries = {
         sid: _entry(
-            f, shown[sid], rec.get(sid), verdict.gate, threads.get(sid), ctx, converged, bound
+            f,
+            shown[sid],
+            rec.get(sid),
+            verdict.gate,
+            threads.get(sid),
+            ctx,
+            converged,
+            bound,
+            _lines(f, carried),
         )
         for sid, f in members.items()
     }
     for sid, e in carried.likely_fixed.items():
         if sid not in entries:
             changed = e.status != "likely_fixed"
+            span, moved = carried.lines.get(sid, (None, False))
             entries[sid] = e.model_copy(
                 update={
                     "status": "likely_fixed",
                     "fid": None,
                     "seen": ctx.cycle if changed else e.seen,
+                    "span": span,
+                    "changed": moved,
                 }
             )
     revisions = list(record.revisions) if record else []
@@ -149,7 +193,10 @@ def next_record(
         cycle=ctx.cycle,
         gate=verdict.gate,
         reason=verdict.gate_reason[:200],
-        blocks=converged.prior_blocks + (1 if verdict.gate == "block" else 0),
+        blocks=prior_block_count(record, verdict.head_sha) + (verdict.gate == "block"),
+        requested_before=converged.prior_blocks,
+        requested_last=verdict.gate == "block" and bool(verdict.critical),
+        reviewed=next_reviewed(record, verdict),
         fingerprint=ctx.fingerprint,
         findings=sorted(entries.values(), key=lambda e: (e.first, e.stable_id)),
         refs=bound.refs,
