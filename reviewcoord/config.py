@@ -141,7 +141,8 @@ class Settings(BaseModel):
     # Judge the PR's open code-scanning alerts; they must then be read for a `go` (§7).
     code_scanning: bool = Field(False, alias="code-scanning")
     cycle: int | None = Field(None, ge=1, le=10_000)
-    # Review cycles: block cycles after which convergence mode starts (0: never).
+    # Review cycles: changes-requested cycles (block with a critical finding open) after which
+    # convergence mode starts (0: never).
     convergence_after: int = Field(2, alias="convergence-after", ge=0, le=1000)
     # Reviewers the repository declares (§7), already validated by `_validate`.
     reviewers: dict[BotKey, DeclaredReviewer] = Field(default_factory=dict)

@@ -253,7 +253,8 @@ class CycleChange(Frozen):
 
 
 class ConvergenceInfo(Frozen):
-    """Convergence mode (README § Convergence mode): on after `after` block cycles."""
+    """Convergence mode (README § Convergence mode): on after `after` changes-requested cycles
+    (`block_cycles`: cycles whose gate was block while a critical finding was open)."""
 
     active: bool
     block_cycles: int

@@ -539,7 +539,9 @@ class FakeGitHub:
         user_type: str = "Bot",
         review_id: int | None = None,
         created_at: str | None = None,
+        start_line: int | None = None,
     ) -> dict[str, Any]:
+        """`start_line`: a multi-line comment's first line (`line` its last)."""
         with self._lock:
             pull = self._pulls[pr]
             cid = self._next_id("review_comment")
@@ -569,9 +571,9 @@ class FakeGitHub:
                     "html": {"href": html},
                     "pull_request": {"href": self._api(f"pulls/{pr}")},
                 },
-                "start_line": None,
-                "original_start_line": None,
-                "start_side": None,
+                "start_line": start_line,
+                "original_start_line": start_line,
+                "start_side": "RIGHT" if start_line is not None else None,
                 "line": line,
                 "original_line": original_line if original_line is not None else line,
                 "side": "RIGHT",
