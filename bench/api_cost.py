@@ -12,7 +12,13 @@
    since the first: requests by endpoint, rate-limited, writes. Target ≤ 5, no writes.
 5. Code scanning (`code-scanning: true`): the alert reads of a run and of the noop after it.
    Target: one request per 100 open alerts (at least 1), each.
-6. The reviewers' own checks (Bugbot's and Greptile's check runs, CodeRabbit's commit status,
+6. Review cycles (`cycles_cost`): the reads a run makes because the head moved. Shifting the
+   recorded findings' lines uses the one compare a moved head already reads; a force-push reads
+   nothing more; convergence mode reads, per reviewer with a finding, the files changed since
+   the last head it reviewed: nothing more when that is the last judged head, one compare when
+   it is an older one, the PR's files when it reviewed none. Target: no new rate-limited request
+   outside convergence mode.
+7. The reviewers' own checks (Bugbot's and Greptile's check runs, CodeRabbit's commit status,
    Codex's reactions): an evaluation where they are the only signs, and a full settle where
    they say "working" until the timeout. Target: at most 2 rate-limited requests more than the
    comments need per evaluation (the check-run listing is shared with our own check run's),
@@ -450,6 +456,61 @@ def edit_history_cost(edited: int) -> None:
             )
 
 
+H2 = "b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4"
+H3 = "c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6"
+BUGBOT_HIGH = (
+    "### Unsafe token comparison\n\n**High Severity**\n\n<!-- DESCRIPTION START -->\nThe "
+    "token is compared with `==`.\n<!-- DESCRIPTION END -->\n\n"
+    "<!-- BUGBOT_BUG_ID: 0f0e0d0c-0b0a-4909-8807-060504030201 -->"
+)
+P1 = P2.replace("P2", "P1").replace("yellow", "orange")
+
+
+def cycle_run(fake: FakeGitHub, inputs: dict[str, object]) -> tuple[int, int, int]:
+    """One run in a fresh gateway: (rate-limited requests, compare reads, PR-file reads)."""
+    start, used = len(fake.request_log()), fake.rate_limit_used
+    with PyGithubGateway("octo/app", "app-token", base_url=fake.base_url, write_spacing=0) as gw:
+        evaluate(bench_request(inputs), gw, FakeClock(), Log(io.StringIO()))
+    paths = [r.path for r in fake.request_log()[start:]]
+    compares = sum("/compare/" in p for p in paths)
+    return fake.rate_limit_used - used, compares, sum("/pulls/2/files" in p for p in paths)
+
+
+def cycles_cost() -> None:
+    """Section 6 of the module docstring: the run on the third head of a PR, per case."""
+    inputs: dict[str, object] = {"settle": "none", "expected-bots": "cursor"}
+    print("\n## Review cycles: the run on head 3 (rate-limited, compares, PR-file reads)")
+    cases = {  # (case, Bugbot reviewed head 2, Codex's P1 blocks heads 1 and 2: convergence)
+        "head moved, a finding's lines shifted": ("shift", True, False),
+        "force-push": ("force", True, False),
+        "convergence, the bot reviewed the last judged head": ("converge", True, True),
+        "convergence, the bot last reviewed an older head": ("converge", False, True),
+        "convergence, the bot's first review": ("first", False, True),
+    }
+    for name, (case, early, blocker) in cases.items():
+        with FakeGitHub(rate_limit=100_000) as fake:
+            fake.add_pull(2, head_sha=HEAD)
+            fake.set_commit_files(HEAD, ["README.md", "src/auth.py", "src/db.py"])
+            fake.enable_graphql()
+            codex = "chatgpt-codex-connector[bot]"
+            fake.add_review_comment(
+                2, login=codex, body=P1 if blocker else P2, path="src/db.py", line=10
+            )
+            if case != "first":
+                fake.add_review(2, login=CURSOR, body=cursor_clean(HEAD), commit_id=HEAD)
+            cycle_run(fake, inputs)
+            fake.push(2, H2, ["README.md"])
+            if early:
+                fake.add_review(2, login=CURSOR, body=cursor_clean(H2), commit_id=H2)
+            cycle_run(fake, inputs)
+            fake.push(2, H3, ["README.md", "src/db.py"], force=case == "force")
+            fake.set_patch(H3, "src/db.py", "@@ -10 +10 @@\n-a\n+b")
+            path = "src/auth.py" if case in ("converge", "first") else "src/db.py"
+            fake.add_review_comment(2, login=CURSOR, body=BUGBOT_HIGH, path=path, line=20)
+            used, compares, files = cycle_run(fake, inputs)
+            print(f"  {used:4d}  {compares} compare, {files} PR files  {name}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--comments", default="10,300,3000")
@@ -470,6 +531,7 @@ def main() -> None:
         code_scanning_cost(n)
     for n in [0, 1] if args.quick else [0, 1, 99, 150]:
         edit_history_cost(n)
+    cycles_cost()
     own_checks_cost(timeout, args.poll)
     for n in sizes:
         idle_settle(n, args.mode, timeout, args.poll)

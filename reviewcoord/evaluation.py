@@ -22,6 +22,7 @@ from reviewcoord.github.gateway import Gateway, PullInfo
 from reviewcoord.history import REASON_CHARS, Asked
 from reviewcoord.ingest import Ingested, finished_by_grace, ingest
 from reviewcoord.judgement import Judgement, JudgeSettings, Subject, judge, would_go
+from reviewcoord.judgement.carry import reporting_on_head
 from reviewcoord.model import FINAL_STATES, BotKey, RawComment, SettleMode, Verdict
 from reviewcoord.normalize import merged_table
 from reviewcoord.publish.check_run import CheckRunCache
@@ -238,9 +239,8 @@ class Evaluation:
             required=self.settings.required,
         )
         digest = reading.ingested.evidence_digest
-        reviewers = {f.bot for f in reading.ingested.findings}
         context = self.cycles.context(
-            head, reading.comments, digest, noop=noop, reviewers=reviewers
+            head, reading.comments, digest, noop=noop, reviewers=reporting_on_head(subject)
         )
         judgement = judge(subject, context, settings, foreign)
         # When the head arrived and the resolved expected bots let a later noop skip those reads;

@@ -21,7 +21,7 @@ from datetime import datetime
 from reviewcoord.bots import display_name, is_source, repeats_findings
 from reviewcoord.history import Entry, History
 from reviewcoord.ingest import Ingested, is_on_head
-from reviewcoord.judgement.context import CycleContext
+from reviewcoord.judgement.context import CycleContext, Subject
 from reviewcoord.judgement.evidence import Evidence, line_range, note, outdated, shown_lines
 from reviewcoord.judgement.identity import base_sid
 from reviewcoord.judgement.shift import Span, travel
@@ -51,6 +51,14 @@ def _on_head(
     if c is None:
         return True
     return is_on_head(c, ParsedComment(kind="finding", reviewed_commit=f.reviewed_commit), head, t)
+
+
+def reporting_on_head(subject: Subject) -> set[str]:
+    """The bots with a finding that some comment for this head reports: in convergence mode the
+    cycle-context step reads, for these only, what changed since their last review."""
+    by_key: dict[tuple[Origin, int], RawComment] = {(c.endpoint, c.id): c for c in subject.comments}
+    head, at = subject.head_sha, subject.head_time
+    return {f.bot for f in subject.ingested.findings if _on_head(f, by_key, head, at)}
 
 
 def from_entry(e: Entry) -> Finding:
