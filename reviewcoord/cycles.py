@@ -293,8 +293,8 @@ class Cycles:
     ) -> CycleContext:
         """The cycle context of this head, with the plain data the judge needs: the compare from
         the record's last head (read once per head), and in convergence mode, per reviewer in
-        `reviewers` (the bots with a finding in the reading), the files changed since the last
-        head it reviewed (reviewcoord/pushes.py; a noop takes the last run's decisions)."""
+        `reviewers` (the bots with a finding reported on this head), the files changed since
+        the last head it reviewed (reviewcoord/pushes.py; a noop takes the last decisions)."""
         cached = self._contexts.get(head_sha)
         if cached is None:
             cached = self._contexts[head_sha] = self._new_context(head_sha)

@@ -42,7 +42,6 @@ H4 = "d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f607"
 BUG_COMMIT = "16bb91031364200d101c932819f3101bf4285770"  # the commit in Bugbot's real body
 FILES = ["README.md", "src/auth.py", "src/db.py"]
 CURSOR_REQUIRED = {"expected-bots": "cursor", "require-bots": "cursor"}
-FINISHED = "**Claude finished @octocat's task in 1m 12s** —— [View job](https://github.com/x)\n\n"
 
 
 @pytest.fixture
@@ -185,7 +184,7 @@ def test_control_an_exemption_stands_while_its_bots_pushes_leave_its_file_alone(
 
 def claude_critical(where: str) -> str:
     """Claude's review layout with a 🔴 Critical section (as issue 15's tests read it)."""
-    return FINISHED + (
+    return (
         "## Code Review\n\n### 🔴 Critical Issues\n\n"
         f"#### 1. Session tokens are never rotated{where}\n"
         "The login flow keeps the first token for the whole session.\n"
@@ -207,7 +206,7 @@ def converging_with_claude(fake: FakeGitHub, run: Runs, where: str) -> dict[str,
         2, login="mona", user_type="User", body="/review-coordinator accept F1 wontfix: known"
     )
     fake.push(2, H3, ["README.md"])
-    fake.add_issue_comment(2, login=CLAUDE, body=claude_critical(where))
+    fake.add_review(2, login=CLAUDE, body=claude_critical(where), commit_id=H3)
     return run()
 
 

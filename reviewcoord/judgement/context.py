@@ -83,7 +83,7 @@ class CycleContext:
     # what the compare from the record's last head to this one changed (the recorded findings'
     # lines travel through it: judgement/shift.py); unknown by default.
     latest: Push = field(default_factory=Push.unknown)
-    # In convergence mode, per reviewer with a finding in the reading: the files changed since
+    # In convergence mode, per reviewer with a finding on this head: the files changed since
     # the last head it reviewed before this one (the whole PR's when it reviewed none). A
     # reviewer missing here, or None: unknown, so its findings could have come from the push.
     since_review: Mapping[BotKey, frozenset[str] | None] = field(default_factory=dict)
