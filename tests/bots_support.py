@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from reviewcoord.bots import REGISTRY
+from reviewcoord.bots import REGISTRY, bounded_regex
 from reviewcoord.model import Endpoint, RawComment
 
 # Real bot bodies from public PRs; see tests/fixtures/bots/PROVENANCE.md.
@@ -80,3 +81,9 @@ def source_bot(login: str) -> str | None:
     """The reviewer a corpus entry's `bot_login` names as its source shows it: a REST login of
     a `Bot` account, or a GraphQL spelling of a `Bot` author."""
     return REGISTRY.bot_for_author(login, "Bot") or graphql_bot(login)
+
+
+def finishes_within_cpu(seconds: float, work: Callable[[], object]) -> bool:
+    """Whether `work()` ends within `seconds` of this process's CPU time (a linear parser ends in
+    milliseconds, a runaway one never): unlike a wall-clock bound, a busy machine cannot fail it."""
+    return not isinstance(bounded_regex.within(seconds, work), bounded_regex.OutOfTime)

@@ -38,10 +38,12 @@ OURS = "github-actions[bot]"
 CONFIG_PATH = ".github/review-coordinator.yml"
 PERSISTENT_TIMES = 1000
 PAGE = 10  # the fake's page size: lists of more than 10 items have a page 2
-# The fake answers a "timeout" fault after FAULT_TIMEOUT s; the gateway gives up after
-# GATEWAY_TIMEOUT s. Simulated time counts each timed-out attempt as PROD_TIMEOUT s: what it
-# costs on a runner (the gateway's production timeout).
-FAULT_TIMEOUT = 0.25
+# The fake holds a "timeout" fault's connection until the gateway gives up (after
+# GATEWAY_TIMEOUT s, for that request only: every other request may take as long as a loaded
+# machine needs, so no figure depends on the machine's speed) or FAULT_TIMEOUT s pass.
+# Simulated time counts each timed-out attempt as PROD_TIMEOUT s: what it costs on a runner
+# (the gateway's production timeout).
+FAULT_TIMEOUT = 2.0
 GATEWAY_TIMEOUT = 0.1
 PROD_TIMEOUT = 15.0
 # Gateway defaults (reviewcoord/github/pygithub_gateway.py): attempts per request and the
@@ -187,8 +189,9 @@ class SimClock:
         self.t += max(0.0, seconds)
 
 
-def sim_gateway(fake: FakeGitHub, token: str, clock: SimClock, timeout: float) -> PyGithubGateway:
-    """The production gateway on the simulated clock: retry waits advance it, never sleep."""
+def sim_gateway(fake: FakeGitHub, token: str, clock: SimClock) -> PyGithubGateway:
+    """The production gateway on the simulated clock: retry waits advance it, never sleep; only
+    a request the fake stalls can time out."""
     return PyGithubGateway(
         "octo/app",
         token,
@@ -196,7 +199,7 @@ def sim_gateway(fake: FakeGitHub, token: str, clock: SimClock, timeout: float) -
         sleep=clock.gateway_sleep,
         clock=clock.now,
         write_spacing=0,
-        timeout=timeout,
+        timeout=fake.timeouts(stalled=GATEWAY_TIMEOUT),
     )
 
 
@@ -253,7 +256,7 @@ def run_cell(
         stream = io.StringIO()
         log = Log(stream)
         log.mask(token)
-        gateway = sim_gateway(fake, token, clock, GATEWAY_TIMEOUT)
+        gateway = sim_gateway(fake, token, clock)
         req = RunRequest(
             repo="octo/app",
             pr=PR,
@@ -499,7 +502,7 @@ def run_once(
     stream = io.StringIO()
     log = Log(stream)
     log.mask(token)
-    gateway = sim_gateway(fake, token, clock, 5)
+    gateway = sim_gateway(fake, token, clock)
     req = RunRequest(
         repo="octo/app",
         pr=PR,

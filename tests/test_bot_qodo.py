@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import time
-
 from reviewcoord.bots import bot_for_author, display_name, parse_comment, rerequest_hint
 from reviewcoord.bots.registry import REGISTRY
-from tests.bots_support import comment, graphql_bot
+from tests.bots_support import comment, finishes_within_cpu, graphql_bot
 
 SHA = "b1305dd0e8bad5375edb9346ebce431394f5c7d7"
 DIVIDER = (
@@ -156,6 +154,4 @@ def test_pr_summary_is_noise() -> None:
 def test_huge_hostile_body_stays_fast() -> None:
     body = "<h3>Code Review by Qodo</h3>" + "<summary>  1. <img src=x " * 40_000
     body += "<code>[a[R1" * 40_000
-    start = time.monotonic()
-    _parse(body[:1_000_000])
-    assert time.monotonic() - start < 5
+    assert finishes_within_cpu(5, lambda: _parse(body[:1_000_000]))

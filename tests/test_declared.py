@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import signal
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -332,20 +333,27 @@ def test_within_returns_the_work_or_out_of_time() -> None:
     assert runaway == bounded.OutOfTime(0.02)
 
 
+def test_within_counts_cpu_time_not_the_wall_clock() -> None:
+    # A run descheduled on a busy runner (here: asleep) is not out of time; burning CPU is.
+    assert bounded.within(0.05, lambda: time.sleep(0.2) or "slept") == "slept"
+    runaway = bounded.within(0.05, lambda: re.match(r"(a+)+$", "a" * 40 + "b"))
+    assert runaway == bounded.OutOfTime(0.05)
+
+
 def test_within_restores_the_previous_handler_and_timer() -> None:
     def mine(_signum: int, _frame: object) -> None:
         raise AssertionError("the outer timer must not fire during the test")
 
-    previous = signal.signal(signal.SIGALRM, mine)
-    signal.setitimer(signal.ITIMER_REAL, 3600)
+    previous = signal.signal(signal.SIGVTALRM, mine)
+    signal.setitimer(signal.ITIMER_VIRTUAL, 3600)
     try:
         bounded.within(0.01, lambda: re.match(r"(a+)+$", "a" * 40 + "b"))
-        assert signal.getsignal(signal.SIGALRM) is mine
-        left, _interval = signal.getitimer(signal.ITIMER_REAL)
+        assert signal.getsignal(signal.SIGVTALRM) is mine
+        left, _interval = signal.getitimer(signal.ITIMER_VIRTUAL)
         assert 0 < left <= 3600
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        signal.signal(signal.SIGVTALRM, previous)
 
 
 def test_off_the_main_thread_the_work_runs_unbounded() -> None:

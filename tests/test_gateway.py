@@ -37,7 +37,12 @@ def sleeps() -> Sleeps:
 @pytest.fixture
 def gw(gh: FakeGitHub, sleeps: Sleeps) -> Iterator[PyGithubGateway]:
     with PyGithubGateway(
-        "octo/app", APP_TOKEN, base_url=gh.base_url, sleep=sleeps, write_spacing=0, timeout=0.2
+        "octo/app",
+        APP_TOKEN,
+        base_url=gh.base_url,
+        sleep=sleeps,
+        write_spacing=0,
+        timeout=gh.timeouts(),
     ) as gateway:
         yield gateway
 

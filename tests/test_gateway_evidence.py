@@ -54,7 +54,12 @@ class Sleeps(list[float]):
 @pytest.fixture
 def gw(gh: FakeGitHub) -> Iterator[PyGithubGateway]:
     with PyGithubGateway(
-        "octo/app", APP_TOKEN, base_url=gh.base_url, sleep=Sleeps(), write_spacing=0, timeout=0.2
+        "octo/app",
+        APP_TOKEN,
+        base_url=gh.base_url,
+        sleep=Sleeps(),
+        write_spacing=0,
+        timeout=gh.timeouts(),
     ) as gateway:
         yield gateway
 

@@ -8,10 +8,13 @@ Two defences:
   uses a backreference, or nests repeats the classic exponential way (a repeat inside a repeat:
   `(a+)+`, `(a*)*`, `(.*a)*`, `(\\w+\\s?)+`) — then it runs the pattern on a few adversarial
   strings under a short time bound, which catches what the static look misses (`(a|a)*b`);
-* at match time, `within` bounds the wall-clock time of one piece of work. CPython's matcher
-  checks for signals as it runs, so a SIGALRM from `setitimer` whose handler raises stops a
-  runaway match. Signals are delivered to the main thread only: elsewhere the work runs
-  unbounded (the static check and the `MAX_TEXT` cap are then all there is).
+* at match time, `within` bounds the CPU time of one piece of work. CPython's matcher checks
+  for signals as it runs, so a SIGVTALRM from `setitimer(ITIMER_VIRTUAL)` whose handler raises
+  stops a runaway match. The timer counts this process's own CPU time, not the clock on the
+  wall: a runner busy with other work neither refuses a sound pattern nor turns a comment into
+  an "out of time" finding (a runaway match burns CPU, so it is still caught). Signals are
+  delivered to the main thread only: elsewhere the work runs unbounded (the static check and
+  the `MAX_TEXT` cap are then all there is).
 """
 
 from __future__ import annotations
@@ -63,25 +66,26 @@ def _can_bound() -> bool:
 
 @contextmanager
 def _alarm(seconds: float) -> Iterator[None]:
-    """SIGALRM in `seconds`; the previous handler and timer are restored afterwards (a timer
-    that was running resumes with what it had left, at least a moment)."""
-    started = time.monotonic()
-    previous = signal.signal(signal.SIGALRM, _raise_alarm)
-    old_delay, old_interval = signal.setitimer(signal.ITIMER_REAL, seconds)
+    """SIGVTALRM after `seconds` of this process's CPU time; the previous handler and timer are
+    restored afterwards (a timer that was running resumes with what it had left, at least a
+    moment)."""
+    started = time.process_time()
+    previous = signal.signal(signal.SIGVTALRM, _raise_alarm)
+    old_delay, old_interval = signal.setitimer(signal.ITIMER_VIRTUAL, seconds)
     try:
         yield
     finally:
         try:  # nested: a late alarm raised here must not skip restoring the handler
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.setitimer(signal.ITIMER_VIRTUAL, 0)
         finally:
-            signal.signal(signal.SIGALRM, previous)
+            signal.signal(signal.SIGVTALRM, previous)
             if old_delay > 0:
-                left = max(old_delay - (time.monotonic() - started), 1e-3)
-                signal.setitimer(signal.ITIMER_REAL, left, old_interval)
+                left = max(old_delay - (time.process_time() - started), 1e-3)
+                signal.setitimer(signal.ITIMER_VIRTUAL, left, old_interval)
 
 
 def within(seconds: float, work: Callable[[], T]) -> T | OutOfTime:
-    """`work()`, or `OutOfTime` when it took longer than `seconds` (main thread only)."""
+    """`work()`, or `OutOfTime` when it used more than `seconds` of CPU (main thread only)."""
     if not _can_bound():
         return work()
     try:

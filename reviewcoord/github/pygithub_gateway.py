@@ -40,7 +40,7 @@ from reviewcoord.github.gateway import (
 from reviewcoord.github.paging import PagedReader
 from reviewcoord.github.reads import Reads
 from reviewcoord.github.review_threads import list_review_threads
-from reviewcoord.github.transport import WRITE_BURST, Transport
+from reviewcoord.github.transport import WRITE_BURST, Timeouts, Transport
 from reviewcoord.github.writes import Writes
 from reviewcoord.model import RawComment
 
@@ -61,7 +61,7 @@ class PyGithubGateway:
         write_spacing: float = 1.0,
         max_attempts: int = 5,
         max_retry_wait: float = 60.0,
-        timeout: float = 15,
+        timeout: float | Timeouts = 15,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
         owner, _, name = repo.partition("/")

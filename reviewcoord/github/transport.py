@@ -18,12 +18,11 @@ The token never appears in an exception message of ours (`scrub`).
 from __future__ import annotations
 
 import json
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import requests
 from github import Auth, Github
@@ -64,6 +63,22 @@ class Response:
     text: str
 
 
+# The timeout for one attempt, by verb and URL. A run uses one number (`timeout=`); tests give a
+# short one only to the request the fake will stall, so a busy machine never turns a slow answer
+# into a timeout and a retry (tests/fakegithub: `FakeGitHub.timeouts`).
+Timeouts = Callable[[str, str], float]
+
+
+def _fixed(seconds: float) -> Timeouts:
+    return lambda _verb, _url: seconds
+
+
+def _with_query(url: str, params: dict[str, Any] | None) -> str:
+    if not params:
+        return url
+    return f"{url}{'&' if '?' in url else '?'}{urlencode(params)}"
+
+
 class Transport:
     """Requests to one GitHub API root, retried, spaced and counted."""
 
@@ -78,7 +93,7 @@ class Transport:
         write_spacing: float,
         max_attempts: int,
         max_retry_wait: float,
-        timeout: float,
+        timeout: float | Timeouts,
     ) -> None:
         self._token = token
         self._sleep = sleep
@@ -91,6 +106,7 @@ class Transport:
         base = urlsplit(self.base_url)
         # (scheme, host, port) of the API: links we follow must point back here.
         self.origin = (base.scheme, base.hostname, base.port)
+        self._timeouts = timeout if callable(timeout) else _fixed(timeout)
         self._gh = Github(
             auth=Auth.Token(token),
             base_url=self.base_url,
@@ -98,12 +114,8 @@ class Transport:
             retry=None,
             seconds_between_requests=None,
             seconds_between_writes=None,
-            timeout=max(1, math.ceil(timeout)),
         )
         self._requester = self._gh.requester
-        if timeout != math.ceil(timeout) and hasattr(self._requester, "_Requester__timeout"):
-            # PyGithub insists on an int; sub-second timeouts are for tests.
-            setattr(self._requester, "_Requester__timeout", timeout)  # noqa: B010
         self.request_count = 0  # every attempt, including retries and 304s
         self.rate_limited_count = 0  # attempts that cost primary rate limit (all but 304)
         self._last_write: float | None = None
@@ -188,6 +200,7 @@ class Transport:
         if write:
             self._space_write()
         self.request_count += 1
+        self._set_timeout(self._timeouts(verb, _with_query(url, params)))
         try:
             status, raw_headers, text = self._requester.requestJson(
                 verb, url, dict(params) if params else None, dict(headers or {}), body
@@ -203,6 +216,15 @@ class Transport:
         if status != 304:
             self.rate_limited_count += 1
         return Response(status, {k.lower(): str(v) for k, v in raw_headers.items()}, text)
+
+    def _set_timeout(self, seconds: float) -> None:
+        # PyGithub takes one int timeout when the client is built and copies it into the HTTP
+        # connection it keeps: both are private, so set both (sub-second values are for tests).
+        requester = self._requester
+        setattr(requester, "_Requester__timeout", seconds)  # noqa: B010
+        connection = getattr(requester, "_Requester__connection", None)
+        if connection is not None:
+            connection.timeout = seconds
 
     def _space_write(self) -> None:
         self._writes_sent += 1

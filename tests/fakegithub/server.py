@@ -23,6 +23,7 @@ hooks (`on_request`) run after the response was sent, outside the lock.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import json
 import math
@@ -177,6 +178,12 @@ class _Handler(BaseHTTPRequestHandler):
         finally:
             fake._after(recorded)
 
+    def _hold(self, seconds: float) -> None:
+        """Answer nothing until the client gives up and closes, or `seconds` pass."""
+        self.connection.settimeout(seconds)
+        with contextlib.suppress(OSError):  # TimeoutError included
+            self.connection.recv(1)
+
     def _send(self, reply: Reply) -> None:
         if reply.action == "reset":
             self.close_connection = True
@@ -184,7 +191,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             return
         if reply.action == "timeout":
-            time.sleep(self.server.fake.fault_timeout_seconds)
+            self._hold(self.server.fake.fault_timeout_seconds)
             self.close_connection = True
             return
         if isinstance(reply.body, _RawText):
@@ -969,6 +976,26 @@ class FakeGitHub:
             hooks = list(self._before_hooks)
         for hook in hooks:
             hook(method, path)
+
+    def will_stall(self, method: str, url: str) -> bool:
+        """Whether the next request `method url` meets an injected "timeout" fault."""
+        split = urlsplit(url)
+        raw_path = split.path + (f"?{split.query}" if split.query else "")
+        with self._lock:
+            for fault in self._faults:
+                if fault.method in ("*", method.upper()) and fault.pattern.search(raw_path):
+                    return fault.action == "timeout"
+        return False
+
+    def timeouts(self, stalled: float = 0.1, answered: float = 60.0) -> Callable[[str, str], float]:
+        """A gateway's per-request timeout (`PyGithubGateway(timeout=fake.timeouts())`): short
+        only for a request this fake will stall, generous for every other one, so that a loaded
+        machine never turns a slow answer into a timeout, a retry and a different count."""
+
+        def pick(method: str, url: str) -> float:
+            return stalled if self.will_stall(method, url) else answered
+
+        return pick
 
     def set_rate_limit_remaining(self, n: int, *, reset_in: float = 3600.0) -> None:
         """Primary rate limit: at 0 every request gets 403 "API rate limit exceeded …" with
