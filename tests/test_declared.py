@@ -382,7 +382,15 @@ def test_a_pattern_that_slips_past_the_checks_is_bounded_on_the_body_that_blows_
 def test_a_tiny_budget_bounds_any_comment(kilo: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     from reviewcoord.bots import declared
 
-    monkeypatch.setattr(declared, "MATCH_SECONDS", 1e-6)
+    def burn(*_args: object, **_kwargs: object) -> None:
+        # Matching that never ends by itself (two CPU seconds stand for "forever"): the CPU
+        # timer counts in scheduler ticks, so the work must outlast a few of them to be cut.
+        started = time.process_time()
+        while time.process_time() - started < 2:
+            pass
+
+    monkeypatch.setattr(declared, "MATCH_SECONDS", 0.01)
+    monkeypatch.setattr(declared.DeclaredParser, "_match", burn)
     p = parsed("**Critical** x\n" * 20_000)
     assert p.parse_note is not None and "took longer than" in p.parse_note
     assert not p.review_signal
