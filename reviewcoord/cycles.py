@@ -137,6 +137,8 @@ class Cycles:
         pr_author: str,
         log: Log,
         check_runs: Callable[[str], Sequence[CheckRunRef]] | None = None,
+        *,
+        edits: dict[tuple[str, str], CommentEdits | None] | None = None,
     ) -> None:
         self.gateway = gateway
         name = settings.check_name
@@ -163,7 +165,9 @@ class Cycles:
         self._threads: dict[int, str] | None = None
         self.pushes = Pushes(gateway, pr, log)
         self.notes: list[str] = []
-        self._edits: dict[tuple[str, str], CommentEdits | None] = {}  # (node id, updated_at)
+        # (node id, updated_at) → its history: shared with the reading, which reads the bots'
+        # edited comments first (reviewcoord/evaluation.py `own_texts`).
+        self._edits: dict[tuple[str, str], CommentEdits | None] = edits if edits is not None else {}
 
     def check_edits(self, comments: Sequence[RawComment], *, noop: bool = False) -> ForeignEdits:
         """The comments whose text is not only their author's, from one edit-history read of

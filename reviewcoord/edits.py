@@ -10,6 +10,8 @@ back only for a Bot actor, and only matches a Bot author (a user `claude` is not
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
 
 from reviewcoord.github.gateway import Actor, CommentEdits
 from reviewcoord.model import RawComment
@@ -96,3 +98,47 @@ def foreign(
         if why is not None:
             out[(c.endpoint, c.id)] = why
     return out
+
+
+@dataclass(frozen=True)
+class OwnText:
+    """What a bot comment's own author last said, as far as a signal's time goes: an edit by
+    anyone else never makes a signal newer (docs/security.md § Binding)."""
+
+    # Why its text is not only its author's (someone else edited it, or its history could not
+    # be read in full); None: nobody but its author ever touched it.
+    foreign: str | None
+    # When its author last wrote it (its own last edit, else its creation), GitHub's clock.
+    at: datetime | None
+    # Its author edited it since creating it, and nobody else did: a comment kept in place.
+    in_place: bool = False
+
+
+def own_text(c: RawComment, history: CommentEdits | None) -> OwnText:
+    """`c`'s own-text facts, from its edit history (needed only when it was edited)."""
+    if not is_edited(c):
+        return OwnText(None, c.updated_at or c.created_at)
+    why = not_the_authors(c, history)
+    if why is None:
+        return OwnText(None, c.updated_at, in_place=True)
+    return OwnText(why, _last_own_edit(c, history))
+
+
+def _last_own_edit(c: RawComment, history: CommentEdits | None) -> datetime | None:
+    """When `c`'s author last edited it (newest first in the history), else its creation."""
+    if history is not None:
+        for actor, at in zip(history.editors, history.edited_at, strict=False):
+            if at and same_actor(c, actor):
+                try:
+                    return datetime.fromisoformat(at)
+                except ValueError:
+                    break
+    return c.created_at
+
+
+def own_texts(
+    comments: Iterable[RawComment], histories: Mapping[str, CommentEdits]
+) -> dict[tuple[str, int], OwnText]:
+    """(endpoint, id) → `own_text` of each edited bot comment whose history was read or asked
+    for (`histories` by node id; a missing one is unreadable)."""
+    return {(c.endpoint, c.id): own_text(c, histories.get(c.node_id)) for c in comments}

@@ -14,13 +14,22 @@ from typing import Literal
 
 from reviewcoord import rerequest
 from reviewcoord.actions_io import Log
+from reviewcoord.arrival import Arrival, head_arrival
+from reviewcoord.binding import Known
 from reviewcoord.bots import REGISTRY, bot_for_author, bot_keys, is_source
 from reviewcoord.config import Settings
-from reviewcoord.cycles import ACTIONS_BOT, Cycles, recorded_time
+from reviewcoord.cycles import ACTIONS_BOT, Cycles, find_record, recorded_time
+from reviewcoord.edits import edited_bot_comments, own_texts, stamp
 from reviewcoord.github.dry_run import DryRunGateway
-from reviewcoord.github.gateway import Gateway, PullInfo
+from reviewcoord.github.gateway import (
+    CheckRunRef,
+    CheckSuiteRef,
+    CommentEdits,
+    Gateway,
+    PullInfo,
+)
 from reviewcoord.history import REASON_CHARS, Asked
-from reviewcoord.ingest import Ingested, finished_by_grace, ingest
+from reviewcoord.ingest import Ingested, OwnTexts, finished_by_grace, ingest
 from reviewcoord.judgement import Judgement, JudgeSettings, Subject, judge, would_go
 from reviewcoord.judgement.carry import reporting_on_head
 from reviewcoord.model import FINAL_STATES, BotKey, RawComment, SettleMode, Verdict
@@ -74,6 +83,11 @@ class Evaluation:
         self.req, self.gateway, self.settings, self.log = req, gateway, settings, log
         self.table = merged_table(settings.severity)
         self.times: dict[str, datetime | None] = {}
+        # Per head: what the reading knows beyond its comments, and whether the PR's timeline
+        # was read for it (`known`); the edit histories read, by (node id, edit time).
+        self.knowns: dict[str, tuple[Known, bool]] = {}
+        self.edits: dict[tuple[str, str], CommentEdits | None] = {}
+        self.suites: dict[str, list[CheckSuiteRef]] = {}  # the head's check suites, read once
         self.issue_comments: list[RawComment] = []
         self.own_login: str | None = req.identity_hint
         self.confirmed_login: str | None = None
@@ -106,11 +120,10 @@ class Evaluation:
         gateway, pr = self.gateway, self.req.pr
         pull = gateway.get_pull(pr)
         comments = read_comments(gateway, pr)
-        head_time = self.head_time(pull, comments)
         self.issue_comments = [c for c in comments if c.endpoint == "issue_comment"]
         kinds = REGISTRY.reads(self.in_play(comments)) - STATE_ONLY
         evidence = read_parts(gateway, pull, kinds, comments, self.check_runs.listing)
-        reading = Reading(pull, evidence, self.interpret(evidence, pull, head_time))
+        reading = Reading(pull, evidence, self.interpret(evidence, pull))
         return self.with_states(reading) if states else reading
 
     def with_states(self, reading: Reading) -> Reading:
@@ -125,26 +138,69 @@ class Evaluation:
         if more:
             extra = read_parts(self.gateway, pull, more, evidence.comments, self.check_runs.listing)
             evidence = evidence.joined(extra)
-            ingested = self.interpret(evidence, pull, self.times.get(pull.head_sha))
+            ingested = self.interpret(evidence, pull)
         return Reading(pull, evidence, self.grace(pull.head_sha, ingested))
 
-    def head_time(self, pull: PullInfo, comments: Sequence[RawComment]) -> datetime | None:
-        """When the head arrived: GitHub's fact, immutable — our record keeps it for the head it
-        reviewed (when our sticky is vouched for). Unknown (no check suite yet): no undated
-        comment counts for the head."""
-        if self.times.get(pull.head_sha) is None:
-            known = recorded_time(
-                self.req.repo,
-                pull.number,
-                self.own_login,
-                pull.head_sha,
-                comments,
-                self.check_runs.on,
-            )
-            self.times[pull.head_sha] = known or self.gateway.get_head_arrival(
-                pull.head_sha, pull.head_ref
-            )
-        return self.times[pull.head_sha]
+    def known(self, pull: PullInfo, comments: Sequence[RawComment], *, clock: bool) -> Known:
+        """What the reading knows of the head beyond its comments: when it arrived here
+        (reviewcoord/arrival.py; our record keeps it for the head it reviewed, when our sticky
+        is vouched for, and then its older heads too) and this PR's other heads. The PR's
+        timeline is read only when a signal names no commit (`clock`): a run whose comments
+        name their commits never reads it."""
+        head = pull.head_sha
+        cached = self.knowns.get(head)
+        if cached is not None and (cached[1] or not clock):
+            return cached[0]
+        recorded = recorded_time(
+            self.req.repo, pull.number, self.own_login, head, comments, self.check_runs.on
+        )
+        if recorded is not None:
+            # Read on an earlier run of ours on this head (the timeline too, if it was needed
+            # then); its older heads are in the record.
+            found = Arrival(recorded)
+        else:
+            timeline = self.gateway.list_timeline(pull.number) if clock else None
+            if head not in self.suites:
+                self.suites[head] = self.gateway.list_check_suites(head)
+            found = head_arrival(pull, self.suites[head], self.our_runs(head), timeline)
+        heads = self.recorded_heads(pull, comments) - {head}
+        known = Known(
+            arrival=found.time,
+            older_head=found.older_head or bool(heads),
+            commits=found.commits | heads,
+        )
+        self.times[head] = found.time
+        self.knowns[head] = (known, clock)
+        return known
+
+    def recorded_heads(self, pull: PullInfo, comments: Sequence[RawComment]) -> frozenset[str]:
+        """The heads our record says we judged on this PR. Not vouched for: they only ever
+        add caution (an older head, a commit a stated prefix may name)."""
+        issue = [c for c in comments if c.endpoint == "issue_comment"]
+        login = self.own_login or ACTIONS_BOT
+        record, _notice, _sticky = find_record(issue, login, repo=self.req.repo, pr=pull.number)
+        return frozenset(record.heads) if record is not None else frozenset()
+
+    def our_runs(self, sha: str) -> list[CheckRunRef]:
+        """Our own check runs on `sha`: named ours, by the App of our identity."""
+        slug = (self.own_login or ACTIONS_BOT).removesuffix("[bot]")
+        return [r for r in self.check_runs.on(sha) if r.app_slug == slug]
+
+    def own_texts(self, comments: Sequence[RawComment]) -> OwnTexts:
+        """The own-text facts of the bots' edited comments, from their edit histories (read
+        once per comment and edit, shared with the record's checks: `Cycles`)."""
+        edited = edited_bot_comments(comments, self.own_login)
+        wanted = [c for c in edited if c.node_id and (c.node_id, stamp(c)) not in self.edits]
+        if wanted:
+            got = {
+                h.node_id: h for h in self.gateway.list_comment_edits([c.node_id for c in wanted])
+            }
+            for c in wanted:
+                self.edits[(c.node_id, stamp(c))] = got.get(c.node_id)
+        histories = {
+            c.node_id: h for c in edited if (h := self.edits.get((c.node_id, stamp(c)))) is not None
+        }
+        return own_texts(edited, histories)
 
     def in_play(self, comments: Sequence[RawComment]) -> list[BotKey]:
         """The bots whose evidence a reading holds: the expected (the configured ones until
@@ -154,16 +210,30 @@ class Evaluation:
         bots = {*named, *self.settings.required, *(b for b in authors if b is not None)}
         return [b for b in bot_keys() if b in bots]
 
-    def interpret(self, evidence: Evidence, pull: PullInfo, head_time: datetime | None) -> Ingested:
-        return ingest(
-            evidence.comments,
-            head_sha=pull.head_sha,
-            head_time=head_time,
-            own_login=self.own_login,
-            pr_by_bot=pull.author_type.casefold() == "bot",
-            table=self.table,
-            evidence=evidence,
-        )
+    def interpret(self, evidence: Evidence, pull: PullInfo) -> Ingested:
+        """What the reading means (reviewcoord/ingest.py), with GitHub's facts about the head;
+        the timeline is read (once per head) only when a signal names no commit."""
+        comments = evidence.comments
+        edits = self.own_texts(comments)
+
+        def once(clock: bool) -> Ingested:
+            return ingest(
+                comments,
+                head_sha=pull.head_sha,
+                head_time=self.known(pull, comments, clock=clock).arrival,
+                own_login=self.own_login,
+                pr_by_bot=pull.author_type.casefold() == "bot",
+                table=self.table,
+                evidence=evidence,
+                known=self.known(pull, comments, clock=clock),
+                edits=edits,
+            )
+
+        cached = self.knowns.get(pull.head_sha)
+        ingested = once(clock=cached is not None and cached[1])
+        if ingested.clocked and not self.knowns[pull.head_sha][1]:
+            ingested = once(clock=True)
+        return ingested
 
     def grace(self, head: str, ingested: Ingested) -> Ingested:
         """Finishing bots count as reviewed once `finishing-grace` seconds have passed (the
@@ -186,6 +256,7 @@ class Evaluation:
             pr_author,
             self.log,
             self.check_runs.on,
+            edits=self.edits,
         )
         return self.cycles
 

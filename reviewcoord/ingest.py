@@ -2,16 +2,13 @@
 
 Pure: the caller has already read every page (the gateway guarantees completeness). Here we
 route each comment to its bot's parser, drop our own sticky, record unknown bots, and work out
-for each bot whether it has *finished* on the current head (README § When it reads: settle):
-
-* a review counts for the head when its `commit_id` is the head;
-* an inline comment when its `original_commit_id` is the head (GitHub re-anchors `commit_id` of
-  old comments to the new head, so `commit_id` would lie);
-* any comment that names the commit it reviewed (Codex "Reviewed commit", Bugbot "for commit")
-  counts when that commit is the head;
-* an issue comment that names no commit counts when it was created or edited after the head
-  arrived on GitHub, by GitHub's clock (its check suite; never the commit's own dates, which
-  the pusher sets). Unknown arrival time: it does not count.
+for each bot whether it has *finished* on the current head (README § When it reads: settle).
+Whether a comment speaks for the head is decided by one rule, from GitHub's own facts:
+reviewcoord/binding.py `binds_to_head` (a review's `commit_id`, an inline comment's
+`original_commit_id`, a stated full SHA or a prefix GitHub confirms, and for a comment that names
+no commit, GitHub's clock after the head arrived here and after the bot is proven to work on
+it). An edit by anyone but the bot never makes a comment newer, never makes it a review, and
+never withdraws or marks a finding (`OwnText`, from the edit histories the reading read).
 
 Each on-head comment signals a run state (interface §5): a working tracker → `working`; a
 finding, a clean verdict or a done signal → `reviewed`; a failure notice (error, usage limit)
@@ -23,10 +20,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 
+from reviewcoord.binding import ANY_TIME as ANY_TIME  # re-exported for its older importers
+from reviewcoord.binding import (
+    HeadFacts,
+    Known,
+    Signal,
+    binds_to_head,
+    head_facts,
+    needs_clock,
+)
 from reviewcoord.bots import (
     REGISTRY,
     bot_for_author,
@@ -38,6 +44,7 @@ from reviewcoord.bots import (
     reviewer_keys,
 )
 from reviewcoord.bots.checks import EvidenceContext, Said
+from reviewcoord.edits import OwnText
 from reviewcoord.limits import MARKER as MARKER  # re-exported for its older importers
 from reviewcoord.marks import Marked, apply_marks
 from reviewcoord.model import (
@@ -51,11 +58,12 @@ from reviewcoord.model import (
     RawComment,
 )
 from reviewcoord.reading import Evidence
+from reviewcoord.rerequest import our_requests
 
 PENDING_STATES: frozenset[str] = frozenset({"not_seen", "working"})
-# The head time of an offline judgement (a replay, a unit test): it has no GitHub clock, so
-# every comment it was given counts as on the head. A live run passes GitHub's time or None.
-ANY_TIME = datetime.min.replace(tzinfo=UTC)
+# The own-text facts of the bots' edited comments, by (endpoint, id); None: an offline
+# judgement without edit histories (every comment is its author's).
+OwnTexts = Mapping[tuple[str, int], OwnText]
 
 
 @dataclass(frozen=True)
@@ -80,6 +88,12 @@ class Ingested:
     # What the reading's parts beyond comments said (their states, a source's findings), for
     # the noop's fingerprint; "" when nothing but comments was read.
     evidence_digest: str = ""
+    # What bound the comments to the head (reviewcoord/binding.py), and the comments it bound:
+    # (endpoint, id).
+    facts: HeadFacts | None = None
+    on_head: frozenset[tuple[str, int]] = frozenset()
+    # Some signal names no full commit (or is a reaction): binding it needs GitHub's clock.
+    clocked: bool = False
 
     def state(self, bot: BotKey) -> BotState:
         status = self.bots.get(bot)
@@ -95,27 +109,6 @@ def is_ours(comment: RawComment, own_login: str | None) -> bool:
     return comment.body.lstrip().startswith(MARKER) or (
         own_login is not None and comment.author_login == own_login and MARKER in comment.body
     )
-
-
-def _sha_matches(stated: str | None, head_sha: str) -> bool:
-    return bool(stated) and len(stated or "") >= 7 and head_sha.startswith(stated or "-")
-
-
-def is_on_head(
-    comment: RawComment, parsed: ParsedComment, head_sha: str, head_time: datetime | None
-) -> bool:
-    """Whether this comment is the bot's output for the current head (see module docstring)."""
-    if parsed.reviewed_commit:
-        return _sha_matches(parsed.reviewed_commit, head_sha)
-    if comment.endpoint == "review":
-        return comment.commit_id is None or comment.commit_id == head_sha
-    if comment.endpoint == "review_comment":
-        anchor = comment.original_commit_id or comment.commit_id
-        return anchor is None or anchor == head_sha
-    if head_time is None:
-        return False
-    stamp = comment.updated_at or comment.created_at
-    return head_time == ANY_TIME or (stamp is not None and stamp >= head_time)
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:
@@ -283,38 +276,105 @@ def _author(tally: _Tally, comment: RawComment, own_login: str | None) -> BotKey
     return None
 
 
-def _read_comment(
+@dataclass(frozen=True)
+class _Read:
+    """One bot comment, parsed, with the signal binding reads from it."""
+
+    bot: BotKey
+    comment: RawComment
+    parsed: ParsedComment
+    signal: Signal
+    foreign: str | None  # why its text is not only its bot's (reviewcoord/edits.py)
+
+
+def _own(comment: RawComment, edits: OwnTexts | None) -> OwnText:
+    """The comment's own-text facts: from the edit histories read (an edited comment whose
+    history was not read is not only its author's), or, offline, its own timestamps."""
+    stamp = comment.updated_at or comment.created_at
+    if edits is None or comment.updated_at in (None, comment.created_at):
+        return OwnText(None, stamp)
+    if comment.endpoint == "review":
+        return OwnText(None, stamp)  # REST gives a review body no edit time
+    return edits.get((comment.endpoint, comment.id)) or OwnText(
+        "its edit history was not read", comment.created_at
+    )
+
+
+def _signal_of(bot: BotKey, comment: RawComment, parsed: ParsedComment, own: OwnText) -> Signal:
+    """What binding reads from a comment: the commit GitHub files it under, the commit its
+    body states (a conversation comment only: a review's own `commit_id` decides), its time."""
+    commit = comment.commit_id
+    if comment.endpoint == "review_comment":
+        commit = comment.original_commit_id or comment.commit_id
+    stated = parsed.reviewed_commit if comment.endpoint == "issue_comment" else None
+    return Signal(
+        bot,
+        comment.endpoint,
+        commit_id=commit if comment.endpoint != "issue_comment" else None,
+        stated=stated,
+        when=own.at,
+        in_place=own.in_place,
+        created=comment.created_at,
+    )
+
+
+def _parse(
     tally: _Tally,
     bot: BotKey,
     comment: RawComment,
-    on_head: Callable[[RawComment, ParsedComment], bool],
     table: Mapping[str, Mapping[str, Level]] | None,
-) -> None:
+    edits: OwnTexts | None,
+) -> _Read:
+    """Parse one bot comment: its findings and notes go to `tally`; a withdrawal or thread
+    marks only from a comment nobody but the bot edited."""
     tally.seen[bot] = tally.seen.get(bot, 0) + 1
     parsed = parse_comment(bot, comment, table)
+    own = _own(comment, edits)
     tally.findings.extend(parsed.findings)
-    if parsed.withdraws is not None:
+    if (parsed.withdraws is not None or parsed.marks) and own.foreign is not None:
+        note = f"not taken from this comment: it {own.foreign}"
+        tally.notes.append(ParseNote(bot=bot, url=comment.html_url, note=note))
+    elif parsed.withdraws is not None:
         tally.withdrawals.append((bot, comment, parsed.withdraws))
-    if parsed.marks:
+    elif parsed.marks:
         tally.marked.append((bot, comment, parsed.marks))
     if parsed.parse_note:
         tally.notes.append(ParseNote(bot=bot, url=comment.html_url, note=parsed.parse_note))
         tally.unreadable.add(bot)
+    return _Read(bot, comment, parsed, _signal_of(bot, comment, parsed, own), own.foreign)
+
+
+def _state_of(tally: _Tally, read: _Read, facts: HeadFacts) -> bool:
+    """Record the run state `read` signals, if it speaks for the head; → whether it does."""
+    if not binds_to_head(read.signal, facts):
+        return False
+    parsed, comment = read.parsed, read.comment
     state = _signal(parsed)
-    if state is None or not on_head(comment, parsed):
-        return
+    if state == "reviewed" and read.foreign is not None:
+        # Someone else edited it: its text is not the bot's word that it reviewed this head.
+        note = f"not counted as a review: this comment {read.foreign}"
+        tally.notes.append(ParseNote(bot=read.bot, url=comment.html_url, note=note))
+        return True
+    if state is None:
+        return True
+    when = read.signal.when
     if state == "reviewed":
-        tally.reviewed(bot, comment.created_at)
+        tally.reviewed(read.bot, when)
     done = parsed.tracker_done and state == "reviewed"
     if state == "unreadable":
         detail = unreadable_detail(comment.endpoint)
     else:
         detail = FINISHING if done else parsed.detail
-    when = comment.updated_at or comment.created_at or _UNDATED
     signal = _Signal(
-        "working" if done else state, when, comment.id, detail, comment.html_url, finishing=done
+        "working" if done else state,
+        when or _UNDATED,
+        comment.id,
+        detail,
+        comment.html_url,
+        finishing=done,
     )
-    tally.signals.setdefault(bot, []).append(signal)
+    tally.signals.setdefault(read.bot, []).append(signal)
+    return True
 
 
 def ingest(
@@ -326,22 +386,34 @@ def ingest(
     pr_by_bot: bool = False,
     table: Mapping[str, Mapping[str, Level]] | None = None,
     evidence: Evidence | None = None,
+    known: Known | None = None,
+    edits: OwnTexts | None = None,
 ) -> Ingested:
     """Every comment → findings (levelled under `table`: the effective severity table, default
     docs/severity.md), each known bot's run state on the head, unknown bots, parse notes; then
     what the rest of the reading says (`evidence`: check runs, statuses, reactions, a source's
-    list), asked of each profile that reads it (reviewcoord/bots/checks.py)."""
+    list), asked of each profile that reads it (reviewcoord/bots/checks.py). `head_time`: when
+    the head arrived here; `known`: what else the reading knows of this PR's heads; `edits`:
+    the own-text facts of the bots' edited comments (None offline)."""
     tally = _Tally()
-
-    def on_head(comment: RawComment, parsed: ParsedComment) -> bool:
-        return is_on_head(comment, parsed, head_sha, head_time)
-
-    for comment in sorted(comments, key=lambda c: (c.endpoint, c.id)):
+    listed = sorted(comments, key=lambda c: (c.endpoint, c.id))
+    reads: list[_Read] = []
+    for comment in listed:
         if is_ours(comment, own_login):
             continue
         bot = _author(tally, comment, own_login)
         if bot is not None:
-            _read_comment(tally, bot, comment, on_head, table)
+            reads.append(_parse(tally, bot, comment, table, edits))
+    base = known or Known()
+    asked = our_requests(listed, own_login)
+    facts = head_facts(
+        head_sha,
+        [r.signal for r in reads],
+        replace(base, arrival=head_time, requests={**base.requests, **asked}),
+    )
+    on_head = frozenset(
+        (r.comment.endpoint, r.comment.id) for r in reads if _state_of(tally, r, facts)
+    )
     findings = _withdraw(tally.findings, tally.withdrawals, tally.notes)
     findings = apply_marks(findings, tally.marked, tally.notes, table)
     newest = {bot: _newest(tally.signals.get(bot, [])) for bot in bot_keys()}
@@ -350,7 +422,7 @@ def ingest(
     said: dict[BotKey, str] = {}
     if evidence is not None:
         findings = _apply_evidence(
-            evidence, findings, states, finishing, tally, said, head_time=head_time, table=table
+            evidence, findings, states, finishing, tally, said, facts=facts, table=table
         )
     if pr_by_bot:
         for bot in bot_keys():
@@ -368,6 +440,10 @@ def ingest(
         unreadable=frozenset(tally.unreadable),
         finishing=frozenset(finishing),
         evidence_digest=_digest(said) if said else "",
+        facts=facts,
+        on_head=on_head,
+        clocked=any(needs_clock(r.signal) for r in reads)
+        or bool(evidence is not None and evidence.reactions),
     )
 
 
@@ -379,7 +455,7 @@ def _apply_evidence(
     tally: _Tally,
     said: dict[BotKey, str],
     *,
-    head_time: datetime | None,
+    facts: HeadFacts,
     table: Mapping[str, Mapping[str, Level]] | None,
 ) -> list[Finding]:
     """Ask each profile that reads a part of `evidence` what it says; combine it with what the
@@ -390,7 +466,7 @@ def _apply_evidence(
             continue
         bot = profile.key
         mine = [f for f in findings if f.bot == bot]
-        context = EvidenceContext(profile.logins, mine, head_time)
+        context = EvidenceContext(profile.logins, mine, bot=bot, facts=facts)
         result = profile.evidence(evidence, context)
         tally.notes.extend(result.notes)
         if result.seen:

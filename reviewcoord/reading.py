@@ -39,14 +39,16 @@ def merge_ref(pr: int) -> str:
 
 @dataclass(frozen=True)
 class AlertRead:
-    """One read of the PR's code-scanning alerts: every page (`alerts`, GitHub's JSON, judged by
-    reviewcoord/bots/code_scanning.py), or why they do not speak for the head (`problem`: not
-    analysed yet, not readable)."""
+    """One read of the PR's code-scanning alerts: every page of the open and the dismissed ones
+    (`alerts`, GitHub's JSON, judged by reviewcoord/bots/code_scanning.py), or why they do not
+    speak for the head (`problem`: not analysed yet, not readable)."""
 
     ref: str
     alerts: Sequence[Any] | None = None
     problem: str = ""
-    pending: bool = False  # the problem is that no analysis of the merge commit exists yet
+    pending: bool = False  # the problem is that the merge commit's analyses are not all in
+    # The PR's author: an alert they dismissed themselves still counts.
+    author: str = ""
 
     @property
     def complete(self) -> bool:
@@ -116,17 +118,43 @@ NO_ANALYSIS = "no analysis found"
 PERMISSION_HINT = "the workflow token needs `permissions: security-events: read`"
 
 
-def not_analysed(analyses: Sequence[Any], merge_sha: str | None) -> str | None:
-    """Why the alerts do not yet speak for the PR's current head, or None when an analysis of
-    its merge commit exists (`GET code-scanning/analyses`: an item whose `commit_sha` is the PR's
-    `merge_commit_sha`). An empty alert list means "nothing found" only after such an analysis;
-    before it, code scanning is pending and, at judgement, unreviewed."""
+def analysis_kind(item: Any) -> str:
+    """What an analysis covers, as a person reads it: its tool and category (`CodeQL
+    /language:python`); GitHub keeps one latest analysis per tool and category."""
+    tool = item.get("tool") if isinstance(item, dict) else None
+    name = tool.get("name") if isinstance(tool, dict) else None
+    category = item.get("category") if isinstance(item, dict) else None
+    shown = [v.strip() for v in (name, category) if isinstance(v, str) and v.strip()]
+    return " ".join(shown) or "an analysis"
+
+
+def not_analysed(
+    analyses: Sequence[Any], merge_sha: str | None, base: Sequence[Any] = ()
+) -> str | None:
+    """Why the alerts do not yet speak for the PR's current head, or None when the analyses of
+    its merge commit (`GET code-scanning/analyses`: items whose `commit_sha` is the PR's
+    `merge_commit_sha`) cover every tool and category of the base branch's latest analyses
+    (`base`). An empty alert list means "nothing found" only then; before, code scanning is
+    pending (CodeQL done for Python, JavaScript still running) and, at judgement, unreviewed."""
     if not merge_sha:
         return "code scanning pending: GitHub has not made the PR's merge commit yet"
-    for item in analyses:
-        if isinstance(item, dict) and item.get("commit_sha") == merge_sha:
-            return None
-    return f"code scanning pending: no analysis of the PR's merge commit {merge_sha[:7]} yet"
+    done = {
+        analysis_kind(a)
+        for a in analyses
+        if isinstance(a, dict) and a.get("commit_sha") == merge_sha
+    }
+    if not done:
+        return f"code scanning pending: no analysis of the PR's merge commit {merge_sha[:7]} yet"
+    missing = sorted({analysis_kind(a) for a in base if isinstance(a, dict)} - done)
+    if missing:
+        names = ", ".join(missing[:5]) + (
+            f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        )
+        return (
+            f"code scanning pending: {names} not analysed on the PR's merge commit "
+            f"{merge_sha[:7]} yet (the base branch's latest analyses have it)"
+        )
+    return None
 
 
 def unreadable(exc: GatewayError) -> str:
@@ -141,22 +169,43 @@ def unreadable(exc: GatewayError) -> str:
 
 
 def read_alerts(gateway: Gateway, pull: PullInfo) -> AlertRead:
-    """The alerts, once an analysis of the PR's current merge commit exists (else pending: an
-    empty list before the analysis ran is not "nothing found"); a failed read is a problem."""
+    """The alerts, once the analyses of the PR's current merge commit are all in (else
+    pending: an empty list before they ran is not "nothing found"); a failed read is a
+    problem. Open and dismissed: an alert its own PR's author dismissed still counts."""
     ref = merge_ref(pull.number)
     try:
-        pending = not_analysed(
-            gateway.list_code_scanning_analyses(pull.number), pull.merge_commit_sha
-        )
+        analyses = gateway.list_code_scanning_analyses(pull.number)
+        pending = not_analysed(analyses, pull.merge_commit_sha, _base_analyses(gateway, pull))
         if pending:
             return AlertRead(ref, problem=pending, pending=True)
-        return AlertRead(ref, alerts=gateway.list_code_scanning_alerts(pull.number))
+        alerts = [
+            *gateway.list_code_scanning_alerts(pull.number),
+            *gateway.list_code_scanning_alerts(pull.number, state="dismissed"),
+        ]
+        return AlertRead(ref, alerts=alerts, author=pull.author_login)
     except GatewayError as exc:
-        if exc.status == 404 and NO_ANALYSIS in (exc.detail or "").casefold():
+        if _nothing_analysed(exc):
             # GitHub's answer for a ref nothing has analysed yet: a new PR before CodeQL ran.
             problem = f"code scanning pending: no analysis of {ref} yet (GitHub: {exc.detail})"
             return AlertRead(ref, problem=problem, pending=True)
         return AlertRead(ref, problem=unreadable(exc))
+
+
+def _nothing_analysed(exc: GatewayError) -> bool:
+    return exc.status == 404 and NO_ANALYSIS in (exc.detail or "").casefold()
+
+
+def _base_analyses(gateway: Gateway, pull: PullInfo) -> list[dict[str, Any]]:
+    """The base branch's newest analyses (one page): the tools and categories the merge
+    commit must have too. A base branch nothing analysed requires none."""
+    if not pull.base_ref:
+        return []
+    try:
+        return gateway.list_latest_analyses(pull.base_ref)
+    except GatewayError as exc:
+        if _nothing_analysed(exc):
+            return []
+        raise
 
 
 # --------------------------------------------------------------------------- snapshot parts
@@ -180,7 +229,7 @@ def parts_to_json(evidence: Evidence) -> dict[str, Any]:
 
 
 def parts_from_json(
-    data: Mapping[str, Any], pr: int, comments: Sequence[RawComment]
+    data: Mapping[str, Any], pr: int, comments: Sequence[RawComment], author: str = ""
 ) -> tuple[Evidence, str | None]:
     """A snapshot's parts → the reading (untrusted JSON), or the first problem ("key[i]: why")."""
     convert: dict[str, Callable[[Any], Any]] = {
@@ -206,7 +255,9 @@ def parts_from_json(
             check_runs=parts.get("check_runs"),
             statuses=parts.get("statuses"),
             reactions=parts.get("reactions"),
-            alerts=None if alerts is None else AlertRead(merge_ref(pr), alerts=alerts),
+            alerts=None
+            if alerts is None
+            else AlertRead(merge_ref(pr), alerts=alerts, author=author),
         ),
         None,
     )

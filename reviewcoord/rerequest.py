@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from reviewcoord.bots import REGISTRY, display_name, parse_comment
 from reviewcoord.github.gateway import Gateway
@@ -126,6 +127,32 @@ def send(gateway: Gateway, pr: int, bot: BotKey) -> str:
     else:
         at = gateway.create_issue_comment(pr, trigger_body(bot)).created_at
     return at.isoformat().replace("+00:00", "Z") if at is not None else ""
+
+
+def our_requests(
+    comments: Iterable[RawComment], own_login: str | None
+) -> dict[BotKey, tuple[datetime, ...]]:
+    """When we asked each bot by its trigger comment, GitHub's time: a conversation comment of
+    ours (our login, on a Bot account) whose first line is the bot's trigger and that carries
+    our marker. A request made after a head arrived proves the bot was asked about that head
+    (reviewcoord/binding.py)."""
+    out: dict[BotKey, list[datetime]] = {}
+    if own_login is None:
+        return {}
+    triggers = {profile.trigger: profile.key for profile in REGISTRY.profiles() if profile.trigger}
+    for c in comments:
+        if (
+            c.endpoint != "issue_comment"
+            or c.author_login != own_login
+            or c.author_type.casefold() != "bot"
+            or ASK_MARKER not in c.body
+            or c.created_at is None
+        ):
+            continue
+        bot = triggers.get(c.body.lstrip().split("\n", 1)[0].strip())
+        if bot is not None:
+            out.setdefault(bot, []).append(c.created_at)
+    return {bot: tuple(sorted(times)) for bot, times in out.items()}
 
 
 def merged(record: History | None, new: Sequence[Asked]) -> list[Asked] | None:

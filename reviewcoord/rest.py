@@ -14,11 +14,13 @@ from typing import Any
 from reviewcoord.github.gateway import (
     CHECK_SUMMARY_CHARS,
     CheckRunRef,
+    CheckSuiteRef,
     ClosedPull,
     CommitStatusRef,
     IssueComment,
     PullInfo,
     Reaction,
+    TimelineEvent,
 )
 from reviewcoord.model import Endpoint, RawComment
 
@@ -133,7 +135,44 @@ def pull_info(d: Any) -> PullInfo:
         head_repo=_str(d, "head", "repo", "full_name"),
         base_repo=_str(d, "base", "repo", "full_name", default="") or "",
         merge_commit_sha=_str(d, "merge_commit_sha"),
+        created_at=_time(d, "created_at"),
     )
+
+
+def check_suite(d: Any) -> CheckSuiteRef:
+    """One item of `GET commits/{sha}/check-suites`."""
+    if not isinstance(d, dict):
+        raise ValueError("a check suite must be a JSON object")
+    return CheckSuiteRef(
+        id=_int(d, "id", required=True) or 0,
+        head_sha=_str(d, "head_sha", default="") or "",
+        created_at=_time(d, "created_at"),
+        head_branch=_str(d, "head_branch"),
+        app_slug=_str(d, "app", "slug"),
+    )
+
+
+def timeline_event(d: Any) -> TimelineEvent:
+    """One item of `GET issues/{n}/timeline`. The timeline holds many shapes; only `event`,
+    `created_at` and the commit are read, and a field of another type is taken as absent
+    (except a malformed time on a force-push, which is what arrival reads)."""
+    if not isinstance(d, dict):
+        raise ValueError("a timeline event must be a JSON object")
+    event = d.get("event") if isinstance(d.get("event"), str) else ""
+    raw = d.get("sha") if event == "committed" else d.get("commit_id")
+    commit = raw.lower() if isinstance(raw, str) else None
+    when = _time(d, "created_at") if event == FORCE_PUSHED else _lenient_time(d, "created_at")
+    return TimelineEvent(event=event, created_at=when, commit=commit)
+
+
+FORCE_PUSHED = "head_ref_force_pushed"
+
+
+def _lenient_time(d: Any, key: str) -> datetime | None:
+    try:
+        return _time(d, key)
+    except ValueError:
+        return None
 
 
 def issue_comment(d: Any) -> IssueComment:

@@ -100,7 +100,7 @@ def parse(data: Any, *, source: str = "snapshot") -> Snapshot:
                 comments.append(raw_comment(endpoint, item))
             except ValueError as exc:
                 raise SnapshotError(f"{source}: '{key}[{index}]': {exc}") from None
-    evidence, problem = parts_from_json(data, pull.number, comments)
+    evidence, problem = parts_from_json(data, pull.number, comments, pull.author_login)
     if problem:
         raise SnapshotError(f"{source}: {problem}")
     return Snapshot(repo=repo, pull=pull, evidence=evidence)

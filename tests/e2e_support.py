@@ -161,6 +161,24 @@ def cursor_clean(head: str = HEAD) -> str:
     return body("C_grok_clean").replace(GROK_COMMIT, head).replace(GROK_COMMIT[:7], head[:7])
 
 
+# claude-code-action's tracking comment as its job starts (edited in place when it finishes).
+CLAUDE_WORKING = (
+    'Claude Code is working… <img src="https://github.com/user-attachments/assets/x" '
+    'width="14px" height="14px" style="vertical-align: middle; margin-left: 4px;" />'
+    "\n\nI'll analyze this and get back to you."
+)
+
+
+def claude_tracker(fake: FakeGitHub, pr: int = 2, final: str = "L_email_verificay3") -> int:
+    """Claude's run as claude-code-action shows it: its tracking comment created when the job
+    starts, then edited in place by Claude into its final text (`final`, a corpus id). The
+    run began when the comment was created: what binds it to a head that names no commit
+    (reviewcoord/binding.py). → the comment's id."""
+    stub = fake.add_issue_comment(pr, login=CLAUDE, body=CLAUDE_WORKING)
+    fake.edit_issue_comment(stub["id"], body(final))
+    return int(stub["id"])
+
+
 def all_clean(fake: FakeGitHub, pr: int = 2, head: str = HEAD) -> None:
     """All four bots finished with nothing to report, in their real clean shapes."""
     fake.add_issue_comment(pr, login=CODEX, body=body("X_clean_swish"))

@@ -71,8 +71,10 @@ def test_code_review_is_reviewed_and_its_prose_is_no_label() -> None:
 
 
 def test_working_until_the_code_review_arrives() -> None:
-    summary = real("N3_gem_tflang106_summary_reviewing", 1, created_at=T0)
-    review = real("N3_gem_tflang106_codereview", 2, created_at=T0 + timedelta(minutes=3))
+    summary = real("N3_gem_tflang106_summary_reviewing", 1, created_at=T0, commit_id=HEAD)
+    review = real(
+        "N3_gem_tflang106_codereview", 2, created_at=T0 + timedelta(minutes=3), commit_id=HEAD
+    )
     assert ingest([summary], head_sha=HEAD).state("gemini") == "working"
     assert ingest([summary, review], head_sha=HEAD).state("gemini") == "reviewed"
 

@@ -53,14 +53,18 @@ def inline_alert(fake: FakeGitHub, number: int, path: str, line: int) -> None:
     fake.add_review_comment(2, login=GHAS, body=text, path=path, line=line, review_id=review["id"])
 
 
-def alert_reads(fake: FakeGitHub, *, paid: bool = True) -> list[dict[str, list[str]]]:
-    """The alert requests; `paid`: only those that cost rate limit (not a 304: each reading
-    asks again with its ETag, and an unchanged list is free)."""
-    return [
+def alert_reads(
+    fake: FakeGitHub, *, paid: bool = True, state: str = "open"
+) -> list[dict[str, list[str]]]:
+    """The requests for the alerts in `state` (open; dismissed: read too, an alert the PR's
+    author dismissed still counts); `paid`: only those that cost rate limit (not a 304: each
+    reading asks again with its ETag, and an unchanged list is free)."""
+    queries = [
         parse_qs(urlsplit(r.path).query)
         for r in fake.request_log()
         if r.method == "GET" and "/code-scanning/alerts" in r.path and (not paid or r.status != 304)
     ]
+    return [q for q in queries if q.get("state") == [state]]
 
 
 def sources(verdict: dict[str, Any]) -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ from tests.e2e_support import (
     HEAD,
     NEW_HEAD,
     body,
+    claude_tracker,
     cursor_clean,
     run_action,
     verdict_of,
@@ -60,7 +61,7 @@ def test_a_commit_dated_in_the_past_does_not_inherit_claudes_clean_review(
 def test_control_a_claude_review_after_the_push_counts(fake: FakeGitHub, tmp_path: Path) -> None:
     fake.push(2, NEW_HEAD, ["src/app.py"])
     fake.set_commit_date(NEW_HEAD, LONG_AGO)
-    claude_clean(fake)  # posted after NEW_HEAD arrived
+    claude_tracker(fake)  # Claude's run began after NEW_HEAD arrived
     run = run_action(fake, tmp_path, inputs=CLAUDE_ONLY)
     v = verdict_of(run)
     assert v["bots"]["claude"]["state"] == "reviewed", run.log
@@ -69,13 +70,13 @@ def test_control_a_claude_review_after_the_push_counts(fake: FakeGitHub, tmp_pat
 
 def test_an_unknown_arrival_time_is_not_on_this_head(fake: FakeGitHub, tmp_path: Path) -> None:
     """No check suite on the head (GitHub's clock unknown): an undated comment does not count;
-    the run's own check run then dates the head, and a comment after it counts."""
+    the run's own check run then dates the head, and a Claude run begun after it counts."""
     fake.push(2, NEW_HEAD, ["src/app.py"])
     fake.forget_arrival(NEW_HEAD)
     claude_clean(fake)
     run = run_action(fake, tmp_path / "1", inputs=CLAUDE_ONLY)
     assert verdict_of(run)["bots"]["claude"]["state"] == "not_seen", run.log
-    claude_clean(fake)  # after our check run on NEW_HEAD: GitHub's clock knows the head now
+    claude_tracker(fake)  # after our check run on NEW_HEAD: GitHub's clock knows the head now
     again = run_action(fake, tmp_path / "2", inputs=CLAUDE_ONLY)
     assert verdict_of(again)["bots"]["claude"]["state"] == "reviewed", again.log
 

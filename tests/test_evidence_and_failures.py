@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from reviewcoord.ingest import ANY_TIME, FINISHING, finished_by_grace, ingest, is_on_head
-from reviewcoord.model import ParsedComment, RawComment, Verdict
+from reviewcoord.binding import HeadFacts, Signal, binds_to_head
+from reviewcoord.ingest import ANY_TIME, FINISHING, finished_by_grace, ingest
+from reviewcoord.model import RawComment, Verdict
 from reviewcoord.pipeline import judge
 from reviewcoord.reading import not_analysed
 from reviewcoord.render import sticky_comment
@@ -16,6 +17,10 @@ from tests.e2e_support import body
 
 HEAD = "a" * 40
 ARRIVED = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def clean_at(at: datetime) -> Signal:
+    return Signal("claude", "issue_comment", when=at)
 
 
 def claude_comment(at: datetime) -> RawComment:
@@ -35,19 +40,19 @@ def claude_comment(at: datetime) -> RawComment:
 
 def test_an_undated_comment_before_the_head_arrived_is_not_on_it() -> None:
     before = claude_comment(ARRIVED - timedelta(minutes=5))
-    assert not is_on_head(before, ParsedComment(kind="clean"), HEAD, ARRIVED)
+    assert not binds_to_head(clean_at(before.created_at or ARRIVED), HeadFacts(HEAD, ARRIVED))
     assert ingest([before], head_sha=HEAD, head_time=ARRIVED).state("claude") == "not_seen"
 
 
 def test_control_an_undated_comment_after_the_head_arrived_is_on_it() -> None:
     after = claude_comment(ARRIVED + timedelta(seconds=1))
-    assert is_on_head(after, ParsedComment(kind="clean"), HEAD, ARRIVED)
+    assert binds_to_head(clean_at(after.created_at or ARRIVED), HeadFacts(HEAD, ARRIVED))
     assert ingest([after], head_sha=HEAD, head_time=ARRIVED).state("claude") == "reviewed"
 
 
 def test_an_unknown_arrival_time_counts_nothing_undated_as_on_the_head() -> None:
     late = claude_comment(ARRIVED + timedelta(days=1))
-    assert not is_on_head(late, ParsedComment(kind="clean"), HEAD, None)
+    assert not binds_to_head(clean_at(late.created_at or ARRIVED), HeadFacts(HEAD, None))
     assert ingest([late], head_sha=HEAD, head_time=None).state("claude") == "not_seen"
     # An offline judgement (a replay) has no GitHub clock: what it was given counts.
     assert ingest([late], head_sha=HEAD, head_time=ANY_TIME).state("claude") == "reviewed"

@@ -90,6 +90,14 @@ class Repo:
         )
 
     def codex_clean(self, pr: int, head: str) -> None:
+        """Codex's clean verdict on `head`. Codex reviews a pushed head only when asked, and its
+        status tracker names the commit first: what binds the verdict, which names none, to
+        the new head (reviewcoord/binding.py)."""
+        if head != sha(pr, 1):
+            tracker = body("N3_codex_status_asic381_propened").replace("8777ef4", head[:7])
+            self.fake.add_issue_comment(
+                pr, login=CODEX, body=tracker, created_at=self.later(head, 2)
+            )
         self.fake.add_issue_comment(
             pr, login=CODEX, body=body("X_clean_swish"), created_at=self.later(head, 3)
         )

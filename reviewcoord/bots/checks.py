@@ -24,11 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Literal
 
+from reviewcoord.binding import HeadFacts, Signal, binds_to_head
 from reviewcoord.github.gateway import CheckRunRef, CommitStatusRef, Reaction
-from reviewcoord.model import Finding, ParseNote
+from reviewcoord.model import BotKey, Finding, ParseNote
 from reviewcoord.reading import Evidence, Kind
 
 SaidState = Literal["working", "reviewed", "finishing", "failed", "skipped"]
@@ -66,7 +67,10 @@ class EvidenceContext:
 
     logins: frozenset[str]
     findings: Sequence[Finding] = ()  # the bot's findings from its comments
-    head_time: datetime | None = None  # when the head arrived (GitHub's clock); None: unknown
+    bot: BotKey = ""
+    # What binds a signal to the head (reviewcoord/binding.py); None: nothing that names no
+    # commit binds.
+    facts: HeadFacts | None = None
 
 
 EvidenceReader = Callable[[Evidence, EvidenceContext], FromEvidence]
@@ -182,16 +186,17 @@ def kinds_of(*checks: Check) -> frozenset[Kind]:
 
 
 def reactions_by(evidence: Evidence, context: EvidenceContext) -> list[Reaction]:
-    """The bot's own reactions on the PR made after the head arrived (GitHub's clock; unknown
-    arrival: none counts), oldest first. Identity is login and type, as for comments."""
-    if context.head_time is None:
+    """The bot's own reactions on the PR that speak for the head, oldest first. Identity is
+    login and type, as for comments; a reaction names no commit, so it binds by GitHub's clock
+    and what proves the bot works on this head (reviewcoord/binding.py `binds_to_head`)."""
+    facts = context.facts
+    if facts is None:
         return []
     mine = [
         r
         for r in evidence.reactions or ()
         if r.user_login in context.logins
         and r.user_type.casefold() == "bot"
-        and r.created_at is not None
-        and r.created_at >= context.head_time
+        and binds_to_head(Signal(context.bot, "reaction", when=r.created_at), facts)
     ]
-    return sorted(mine, key=lambda r: (r.created_at or context.head_time, r.id))
+    return sorted(mine, key=lambda r: (r.created_at or datetime.min.replace(tzinfo=UTC), r.id))

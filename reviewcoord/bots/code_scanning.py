@@ -105,6 +105,7 @@ class CodeScanningAlert(Frozen):
     path: str | None = None
     start_line: int | None = None
     end_line: int | None = None
+    dismissed_by: str | None = None  # the login of whoever dismissed it
 
 
 def code_scanning_alert(d: Any) -> CodeScanningAlert:
@@ -130,6 +131,7 @@ def code_scanning_alert(d: Any) -> CodeScanningAlert:
         path=_str(d, "most_recent_instance", "location", "path") or None,
         start_line=start if start is not None and start > 0 else None,
         end_line=end if end is not None and start is not None and end > start else None,
+        dismissed_by=_str(d, "dismissed_by", "login"),
     )
 
 
@@ -139,7 +141,10 @@ def severity_label(alert: CodeScanningAlert) -> str | None:
     return alert.security_severity_level or alert.rule_severity or None
 
 
-def alert_finding(alert: CodeScanningAlert) -> Finding:
+AUTHOR_DISMISSED = "dismissed by the PR author"
+
+
+def alert_finding(alert: CodeScanningAlert, gist_prefix: str = "") -> Finding:
     """One open alert as a finding of source `code-scanning` (not yet levelled)."""
     named = alert.rule_description or alert.rule_name or alert.rule_id
     title = named or f"code scanning alert {alert.number}"
@@ -157,7 +162,7 @@ def alert_finding(alert: CodeScanningAlert) -> Finding:
         file=alert.path,
         line=alert.start_line,
         line_end=alert.end_line,
-        gist=alert.message,
+        gist=f"{gist_prefix}{alert.message}",
         native_id=str(alert.number),
     )
     return finding.model_copy(update={"endpoint": "code_scanning_alert"})
@@ -180,9 +185,11 @@ def _unreadable_alert(item: Any, index: int, problem: str) -> tuple[Finding | No
     return None, ParseNote(bot=KEY, url=url, note=note)
 
 
-def alert_findings(items: Sequence[Any]) -> tuple[list[Finding], list[ParseNote]]:
+def alert_findings(items: Sequence[Any], author: str = "") -> tuple[list[Finding], list[ParseNote]]:
     """GitHub's alert list (untrusted JSON) → one finding per open alert, and a note per item
-    that could not be read. Dismissed and fixed alerts are no findings."""
+    that could not be read. Fixed alerts, and alerts dismissed by anyone but the PR's `author`,
+    are no findings: the author may not clear their own PR's alert (with write access they can
+    dismiss it), so one they dismissed still counts, shown as such."""
     findings: list[Finding] = []
     notes: list[ParseNote] = []
     for index, item in enumerate(items):
@@ -195,11 +202,27 @@ def alert_findings(items: Sequence[Any]) -> tuple[list[Finding], list[ParseNote]
             continue
         if alert.state == "open":
             findings.append(alert_finding(alert))
+        elif alert.state == "dismissed" and author and alert.dismissed_by == author:
+            findings.append(alert_finding(alert, f"{AUTHOR_DISMISSED}: "))
+            text = f"alert {alert.number} was {AUTHOR_DISMISSED} (@{author}): it still counts"
+            notes.append(ParseNote(bot=KEY, url=alert.html_url, note=text))
         elif alert.state not in CLOSED_STATES:
             state = f"unknown state {alert.state[:40]!r}"
             text = f"code scanning alert {alert.number} has {state}; ignored"
             notes.append(ParseNote(bot=KEY, url=alert.html_url, note=text))
-    return findings, notes
+    return _unique(findings), notes
+
+
+def _unique(findings: list[Finding]) -> list[Finding]:
+    """One finding per alert number (a list read twice, open then dismissed, may repeat one
+    that changed state in between: the first read wins)."""
+    seen: set[str | None] = set()
+    out = []
+    for f in findings:
+        if f.native_id not in seen:
+            seen.add(f.native_id)
+            out.append(f)
+    return out
 
 
 def judge_alerts(evidence: Evidence, context: EvidenceContext) -> FromEvidence:
@@ -220,7 +243,7 @@ def judge_alerts(evidence: Evidence, context: EvidenceContext) -> FromEvidence:
         # either way it is no review: required, it is unreviewed at judgement.
         said = Said("working", read.problem) if read.pending else Said("failed", read.problem)
         return FromEvidence(said=said, notes=(note,), decides=True)
-    alerts, notes = alert_findings(read.alerts or ())
+    alerts, notes = alert_findings(read.alerts or (), read.author)
     open_ids = {f.native_id for f in alerts}
     gone = [
         ParseNote(bot=KEY, url=f.url, note=f"alert {f.native_id} is no longer open: {f.title}")

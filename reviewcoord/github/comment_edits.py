@@ -3,9 +3,10 @@ editor, and anyone with write access can edit any comment (docs/github-platform.
 
 One `nodes(ids:)` query per 100 comments (GraphQL's limit for `ids` and for `first`), asked only
 for comments whose `updated_at` differs from `created_at`. Of each: the last `editor`,
-`lastEditedAt`, and the editors of its `userContentEdits` (newest first; the original text is
-the last entry, by the author). GraphQL logins have no `[bot]` suffix: `Actor.type` is kept so
-that a caller maps it only for a Bot (reviewcoord/edits.py). Errors fail the read.
+`lastEditedAt`, and the editor and `editedAt` of each of its `userContentEdits` (newest first;
+the original text is the last entry, by the author). GraphQL logins have no `[bot]` suffix:
+`Actor.type` is kept so that a caller maps it only for a Bot (reviewcoord/edits.py). Errors
+fail the read.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ BATCH = 100
 COMMENT_EDITS_QUERY = (
     "query($ids: [ID!]!) { nodes(ids: $ids) { __typename ... on Comment { id lastEditedAt "
     "editor { __typename login } userContentEdits(first: 100) { totalCount "
-    "nodes { editor { __typename login } } } } } }"
+    "nodes { editedAt editor { __typename login } } } } } }"
 )
 _WHAT = "read comment edit history"
 
@@ -61,6 +62,7 @@ def _edits(node_id: str, node: Any) -> CommentEdits:
     conn: dict[str, Any] = raw if isinstance(raw, dict) else {}
     items = [n for n in conn.get("nodes") or [] if isinstance(n, dict)]
     editors = tuple(_actor(n.get("editor")) for n in items)
+    edited_at = tuple(_text(n.get("editedAt")) for n in items)
     total = conn.get("totalCount")
     complete = isinstance(total, int) and total <= len(items)
     return CommentEdits(
@@ -68,7 +70,10 @@ def _edits(node_id: str, node: Any) -> CommentEdits:
         editor=_actor(node.get("editor")),
         editors=editors,
         complete=complete,
-        last_edited_at=node.get("lastEditedAt")
-        if isinstance(node.get("lastEditedAt"), str)
-        else None,
+        last_edited_at=_text(node.get("lastEditedAt")),
+        edited_at=edited_at,
     )
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None

@@ -13,6 +13,7 @@ from reviewcoord.github.gateway import (
     CheckOutput,
     CheckRunRef,
     CheckStatus,
+    CheckSuiteRef,
     ClosedPull,
     CommentEdits,
     CommitStatusRef,
@@ -26,6 +27,7 @@ from reviewcoord.github.gateway import (
     StatusState,
     StickyCandidates,
     SweepPage,
+    TimelineEvent,
 )
 from reviewcoord.model import RawComment
 
@@ -74,8 +76,11 @@ class DryRunGateway:
     def recent_comment_authors(self) -> list[tuple[str, str]]:
         return self.inner.recent_comment_authors()
 
-    def get_head_arrival(self, sha: str, branch: str) -> datetime | None:
-        return self.inner.get_head_arrival(sha, branch)
+    def list_check_suites(self, sha: str) -> list[CheckSuiteRef]:
+        return self.inner.list_check_suites(sha)
+
+    def list_timeline(self, number: int) -> list[TimelineEvent]:
+        return self.inner.list_timeline(number)
 
     def get_file(self, path: str, ref: str) -> str | None:
         return self.inner.get_file(path, ref)
@@ -95,8 +100,11 @@ class DryRunGateway:
     def list_code_scanning_analyses(self, number: int) -> list[dict[str, Any]]:
         return self.inner.list_code_scanning_analyses(number)
 
-    def list_code_scanning_alerts(self, number: int) -> list[dict[str, Any]]:
-        return self.inner.list_code_scanning_alerts(number)
+    def list_code_scanning_alerts(self, number: int, state: str = "open") -> list[dict[str, Any]]:
+        return self.inner.list_code_scanning_alerts(number, state)
+
+    def list_latest_analyses(self, branch: str) -> list[dict[str, Any]]:
+        return self.inner.list_latest_analyses(branch)
 
     def list_pull_files(self, number: int) -> list[str]:
         return self.inner.list_pull_files(number)

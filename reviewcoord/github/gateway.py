@@ -42,6 +42,29 @@ class PullInfo(Frozen):
     # The test merge commit GitHub made for the PR's current head (None while it computes one):
     # a code-scanning analysis counts only for this commit.
     merge_commit_sha: str | None = None
+    created_at: datetime | None = None  # when the PR was opened (GitHub's clock)
+
+
+class CheckSuiteRef(Frozen):
+    """One item of `GET commits/{sha}/check-suites`: GitHub makes a suite per App when a commit
+    is pushed; `created_at` is GitHub's time of that push, `head_branch` the branch it went to."""
+
+    id: int
+    head_sha: str
+    created_at: datetime | None = None
+    head_branch: str | None = None
+    app_slug: str | None = None
+
+
+class TimelineEvent(Frozen):
+    """One item of `GET issues/{n}/timeline` as far as arrival cares (reviewcoord/arrival.py):
+    its `event` (`head_ref_force_pushed`, `committed`, …), GitHub's `created_at` (a `committed`
+    event has none: its dates are the pusher's), and the commit it names (`commit_id`, or a
+    `committed` event's `sha`)."""
+
+    event: str
+    created_at: datetime | None = None
+    commit: str | None = None
 
 
 class ClosedPull(Frozen):
@@ -179,6 +202,8 @@ class CommentEdits(Frozen):
     editors: tuple[Actor | None, ...] = ()
     complete: bool = True
     last_edited_at: str | None = None
+    # When each revision of `editors` was made (`editedAt`, GitHub's clock), in the same order.
+    edited_at: tuple[str | None, ...] = ()
 
 
 class ReviewThread(Frozen):
@@ -234,12 +259,15 @@ class Gateway(Protocol):
         issue comments (one page of each, newest first): used for `expected-bots: auto`."""
         ...
 
-    def get_head_arrival(self, sha: str, branch: str) -> datetime | None:
-        """When `sha` arrived on the PR's `branch`, by GitHub's clock: the earliest `created_at`
-        of its check suites for that branch, else of any of its suites (`GET commits/{sha}/
-        check-suites`, every page; GitHub makes one per App on push); None when it has none.
-        Never the commit's own dates: the pusher writes those. Issue comments that name no
-        commit count for the head only when newer than this."""
+    def list_check_suites(self, sha: str) -> list[CheckSuiteRef]:
+        """Every check suite of `sha` (`GET commits/{sha}/check-suites`, every page): when and
+        to which branch it was pushed, by GitHub's clock (reviewcoord/arrival.py). Never the
+        commit's own dates: the pusher writes those."""
+        ...
+
+    def list_timeline(self, number: int) -> list[TimelineEvent]:
+        """Every event of the PR's timeline (`GET issues/{n}/timeline`, every page, oldest
+        first): its force-pushes (GitHub's time) and its commits (reviewcoord/arrival.py)."""
         ...
 
     def get_file(self, path: str, ref: str) -> str | None:
@@ -267,17 +295,23 @@ class Gateway(Protocol):
         page), not those on its comments."""
         ...
 
-    def list_code_scanning_alerts(self, number: int) -> list[dict[str, Any]]:
-        """The PR's open code-scanning alerts, in GitHub's JSON (untrusted: judged by
-        reviewcoord/bots/code_scanning.py): `GET code-scanning/alerts?ref=refs/pull/<n>/merge
-        &state=open`, every page. 403 (no `security-events: read`) and 404 (no analysis) raise
-        GatewayError like any failed read."""
+    def list_code_scanning_alerts(self, number: int, state: str = "open") -> list[dict[str, Any]]:
+        """The PR's code-scanning alerts in `state` (open, dismissed), in GitHub's JSON
+        (untrusted: judged by reviewcoord/bots/code_scanning.py): `GET code-scanning/alerts?
+        ref=refs/pull/<n>/merge&state=…`, every page. 403 (no `security-events: read`) and 404
+        (no analysis) raise GatewayError like any failed read."""
         ...
 
     def list_code_scanning_analyses(self, number: int) -> list[dict[str, Any]]:
         """The code-scanning analyses of the PR's merge ref, in GitHub's JSON (untrusted):
         `GET code-scanning/analyses?ref=refs/pull/<n>/merge`, every page. The alerts count
-        only when one of them is for the PR's current `merge_commit_sha`."""
+        only when they are for the PR's current `merge_commit_sha`."""
+        ...
+
+    def list_latest_analyses(self, branch: str) -> list[dict[str, Any]]:
+        """The newest code-scanning analyses of `branch` (`GET code-scanning/analyses?ref=
+        refs/heads/<branch>&per_page=100`, newest first, first page only): the tools and
+        categories a PR's merge commit must be analysed for too (reviewcoord/reading.py)."""
         ...
 
     # --- reads for review cycles (reviewcoord/reconcile.py); once per run, only when needed --

@@ -24,6 +24,7 @@ from reviewcoord.github.gateway import (
     CheckOutput,
     CheckRunRef,
     CheckStatus,
+    CheckSuiteRef,
     ClosedPull,
     CommentEdits,
     CommitStatusRef,
@@ -36,6 +37,7 @@ from reviewcoord.github.gateway import (
     StatusState,
     StickyCandidates,
     SweepPage,
+    TimelineEvent,
 )
 from reviewcoord.github.paging import PagedReader
 from reviewcoord.github.reads import Reads
@@ -144,8 +146,11 @@ class PyGithubGateway:
         """Load what `cached_pages` exported; malformed entries are skipped. How many loaded."""
         return self._pages.import_ends(data)
 
-    def get_head_arrival(self, sha: str, branch: str) -> datetime | None:
-        return self._reads.get_head_arrival(sha, branch)
+    def list_check_suites(self, sha: str) -> list[CheckSuiteRef]:
+        return self._reads.list_check_suites(sha)
+
+    def list_timeline(self, number: int) -> list[TimelineEvent]:
+        return self._reads.list_timeline(number)
 
     def get_file(self, path: str, ref: str) -> str | None:
         return self._reads.get_file(path, ref)
@@ -165,8 +170,11 @@ class PyGithubGateway:
     def list_code_scanning_analyses(self, number: int) -> list[dict[str, Any]]:
         return self._reads.list_code_scanning_analyses(number)
 
-    def list_code_scanning_alerts(self, number: int) -> list[dict[str, Any]]:
-        return self._reads.list_code_scanning_alerts(number)
+    def list_code_scanning_alerts(self, number: int, state: str = "open") -> list[dict[str, Any]]:
+        return self._reads.list_code_scanning_alerts(number, state)
+
+    def list_latest_analyses(self, branch: str) -> list[dict[str, Any]]:
+        return self._reads.list_latest_analyses(branch)
 
     # ------------------------------------------------------------------ reads: review cycles
     def list_pull_files(self, number: int) -> list[str]:

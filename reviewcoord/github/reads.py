@@ -16,6 +16,7 @@ from reviewcoord import rest
 from reviewcoord.errors import GatewayError
 from reviewcoord.github.gateway import (
     CheckRunRef,
+    CheckSuiteRef,
     ClosedPull,
     CommitStatusRef,
     CompareResult,
@@ -24,6 +25,7 @@ from reviewcoord.github.gateway import (
     Reaction,
     StickyCandidates,
     SweepPage,
+    TimelineEvent,
 )
 from reviewcoord.github.paging import PagedReader
 from reviewcoord.github.transport import PER_PAGE, Response, Transport
@@ -126,11 +128,11 @@ class Reads:
                     seen[(login, kind if isinstance(kind, str) else "User")] = None
         return list(seen)
 
-    def list_code_scanning_alerts(self, number: int) -> list[dict[str, Any]]:
+    def list_code_scanning_alerts(self, number: int, state: str = "open") -> list[dict[str, Any]]:
         endpoint = "code-scanning/alerts"
         # GitHub analyses a PR's merge commit; its docs: "To reference a pull request use
         # `refs/pull/<number>/merge`" (docs/github-platform.md § Code scanning alerts).
-        params = {"ref": f"refs/pull/{number}/merge", "state": "open"}
+        params = {"ref": f"refs/pull/{number}/merge", "state": state}
         items = self._pages.get_list(self._url(endpoint), endpoint, params)
         if not all(isinstance(item, dict) for item in items):
             self._http.malformed(endpoint, f"read {endpoint}", "an alert is not a JSON object")
@@ -144,16 +146,24 @@ class Reads:
             self._http.malformed(endpoint, f"read {endpoint}", "an analysis is not a JSON object")
         return items
 
+    def list_latest_analyses(self, branch: str) -> list[dict[str, Any]]:
+        endpoint = "code-scanning/analyses"
+        params = {"ref": f"refs/heads/{branch}"}
+        # Newest first: the first page holds the latest analysis of each tool and category
+        # the branch runs (a category not run in the last 100 analyses is not required).
+        items = self._pages.get_list(self._url(endpoint), endpoint, params, stop=lambda _p: True)
+        if not all(isinstance(item, dict) for item in items):
+            self._http.malformed(endpoint, f"read {endpoint}", "an analysis is not a JSON object")
+        return items
+
     # ------------------------------------------------------------------ commits and files
-    def get_head_arrival(self, sha: str, branch: str) -> datetime | None:
+    def list_check_suites(self, sha: str) -> list[CheckSuiteRef]:
         endpoint = f"commits/{sha}/check-suites"
-        items = self._pages.get_list(self._url(endpoint), endpoint, {}, key="check_suites")
-        suites = [(_suite_created(item, sha), _get_str(item, "head_branch")) for item in items]
-        # A suite made for the PR's branch dates the push to it; a commit first pushed
-        # elsewhere (or from a fork, whose suites name no branch) dates from its first suite.
-        on_branch = [t for t, b in suites if t is not None and b == branch]
-        known = on_branch or [t for t, _b in suites if t is not None]
-        return min(known) if known else None
+        suites = self._list(endpoint, {}, rest.check_suite, key="check_suites")
+        return [s for s in suites if s.head_sha == sha]
+
+    def list_timeline(self, number: int) -> list[TimelineEvent]:
+        return self._list(f"issues/{number}/timeline", {}, rest.timeline_event)
 
     def get_file(self, path: str, ref: str) -> str | None:
         endpoint = f"contents/{path.lstrip('/')}"
@@ -288,10 +298,3 @@ def _issue_number(item: Any) -> int:
 def _get_str(item: Any, key: str) -> str | None:
     value = item.get(key) if isinstance(item, dict) else None
     return value if isinstance(value, str) else None
-
-
-def _suite_created(item: Any, sha: str) -> datetime | None:
-    """A check suite's `created_at` (set by GitHub when the suite was made), if it is for `sha`."""
-    if not isinstance(item, dict) or item.get("head_sha") != sha:
-        return None
-    return rest.timestamp(item.get("created_at"))

@@ -88,8 +88,6 @@ def judge(
         subject.comments,
         subject.ingested,
         ctx,
-        subject.head_sha,
-        subject.head_time,
         held=frozenset(edits.bots),
     )
     groups = rank(group(carried.kept, settings.group_window))

@@ -16,16 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from reviewcoord.bots import display_name, is_source, repeats_findings
 from reviewcoord.history import Entry, History
-from reviewcoord.ingest import Ingested, is_on_head
+from reviewcoord.ingest import Ingested
 from reviewcoord.judgement.context import CycleContext, Subject
 from reviewcoord.judgement.evidence import Evidence, line_range, note, outdated, shown_lines
 from reviewcoord.judgement.identity import base_sid
 from reviewcoord.judgement.shift import Span, travel
-from reviewcoord.model import CycleChange, Finding, Origin, ParsedComment, RawComment
+from reviewcoord.model import CycleChange, Finding, Origin, RawComment
 
 
 @dataclass
@@ -43,22 +42,21 @@ class Carried:
 
 
 def _on_head(
-    f: Finding, comments: Mapping[tuple[Origin, int], RawComment], head: str, t: datetime | None
+    f: Finding, comments: Mapping[tuple[Origin, int], RawComment], ingested: Ingested
 ) -> bool:
-    """Is the comment behind `f` the bot's output for this head? (A finding with no comment
-    behind it, e.g. an open code-scanning result, is current by definition.)"""
-    c = comments.get((f.endpoint, f.comment_id))
-    if c is None:
+    """Is the comment behind `f` the bot's output for this head (ingest bound it there:
+    reviewcoord/binding.py)? A finding with no comment behind it, e.g. an open code-scanning
+    result, is current by definition."""
+    if (f.endpoint, f.comment_id) not in comments:
         return True
-    return is_on_head(c, ParsedComment(kind="finding", reviewed_commit=f.reviewed_commit), head, t)
+    return (f.endpoint, f.comment_id) in ingested.on_head
 
 
 def reporting_on_head(subject: Subject) -> set[str]:
     """The bots with a finding that some comment for this head reports: in convergence mode the
     cycle-context step reads, for these only, what changed since their last review."""
     by_key: dict[tuple[Origin, int], RawComment] = {(c.endpoint, c.id): c for c in subject.comments}
-    head, at = subject.head_sha, subject.head_time
-    return {f.bot for f in subject.ingested.findings if _on_head(f, by_key, head, at)}
+    return {f.bot for f in subject.ingested.findings if _on_head(f, by_key, subject.ingested)}
 
 
 def from_entry(e: Entry) -> Finding:
@@ -140,8 +138,6 @@ def carry(
     comments: Sequence[RawComment],
     ingested: Ingested,
     ctx: CycleContext,
-    head_sha: str,
-    head_time: datetime | None,
     held: frozenset[tuple[str, int]] = frozenset(),
 ) -> Carried:
     """`held`: bot comments someone else edited: what they no longer report is not fixed."""
@@ -151,7 +147,7 @@ def carry(
     for f in findings:
         by_base.setdefault(base_sid(f.stable_id), []).append(f)
     current = {
-        sid: [f for f in items if _on_head(f, by_key, head_sha, head_time)]
+        sid: [f for f in items if _on_head(f, by_key, ingested)]
         for sid, items in by_base.items()
     }
     on_head = {sid for sid, items in current.items() if items}

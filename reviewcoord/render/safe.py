@@ -4,7 +4,7 @@ Everything a bot wrote (titles, gists, file paths, severity labels, URLs, logins
 is untrusted: a bot comment is attacker-controlled text on any public repository, because the
 bots quote the code under review. Put into our comment raw, it could
 
-* ping people (`@octocat`) or link issues (`#1`, `GH-1`),
+* ping people (`@octocat`) or link issues (`#1`, `GH-1`) and URLs (`https://…`, `www.…`),
 * forge our sticky marker or any HTML comment (`<!-- … -->`), so a later run finds the wrong
   comment, or hide text from the reader,
 * open raw HTML (`<details>`, `<img onerror=…>`) that swallows or fakes the rest of the verdict,
@@ -16,8 +16,9 @@ The templates therefore never print a bot value directly: each one goes through 
 
     clean(text, limit)        plain single-line text: controls gone, whitespace collapsed, clipped
     plain(text, limit)        `clean` for a terminal: escape sequences removed whole first
-    md_text(text, limit)      `clean` + Markdown/HTML escaped + mentions and references defused;
-                              balanced backtick code spans in the input stay code spans
+    md_text(text, limit)      `clean` + Markdown/HTML escaped + mentions, references and
+                              autolinks (`https://…`, `www.…`) defused; balanced backtick
+                              code spans in the input stay code spans
     code(text)                a code span that survives any content (longer fence, or <code>)
     location(file, l, end)    `file:l-end` as a code span
     link(url, label_md)       `[label](url)` for a plain https URL, else just the label
@@ -89,6 +90,10 @@ _LEADING_BLOCK = re.compile(r"^(?:([#>+=:\-])|(\d{1,9})([.)]))")
 _MENTION = re.compile(r"@(?=[A-Za-z0-9])")
 _ISSUE_REF = re.compile(r"#(?=[0-9])")
 _GH_REF = re.compile(r"(?i)(\bGH)-(?=[0-9])")
+# GitHub's extended autolinks (GFM spec § Autolinks (extension)): `www.`, `http://`, `https://`
+# and the `mailto:` / `xmpp:` protocols — a bare URL in a bot's title would become a live link
+# next to our verdict. A word joiner inside the trigger keeps the text and kills the link.
+_AUTOLINK = re.compile(r"(?i)\b(?:(https?|ftp|mailto|xmpp):|(www)\.)")
 _BACKTICKS = re.compile(r"`+")
 
 # A link target we are willing to print: https, a plain host (no userinfo: `https://github.com@evil`
@@ -177,7 +182,13 @@ def _escape_plain(text: str) -> str:
     text = _MD_SPECIAL.sub(r"\\\1", text)
     text = _MENTION.sub("@" + JOINER, text)
     text = _ISSUE_REF.sub("#" + JOINER, text)
+    text = _AUTOLINK.sub(_defuse_autolink, text)
     return _GH_REF.sub(r"\1-" + JOINER, text)
+
+
+def _defuse_autolink(m: re.Match[str]) -> str:
+    scheme, www = m.group(1), m.group(2)
+    return f"{scheme}{JOINER}:" if scheme else f"{www}{JOINER}."
 
 
 def _defuse_leading_block(text: str) -> str:

@@ -76,15 +76,28 @@ def alert_json(
     return alert
 
 
-def analysis_json(repo: str, aid: int, ref: str, commit_sha: str, created: str) -> dict[str, Any]:
+PYTHON = "/language:python"
+JAVASCRIPT = "/language:javascript-typescript"
+
+
+def analysis_json(
+    repo: str,
+    aid: int,
+    ref: str,
+    commit_sha: str,
+    created: str,
+    category: str = PYTHON,
+    tool: str = "CodeQL",
+) -> dict[str, Any]:
     """One item of `GET code-scanning/analyses` (GitHub's REST reference: "List code scanning
-    analyses for a repository"; the fields its schema requires)."""
+    analyses for a repository"; the fields its schema requires). CodeQL's default setup names
+    its categories `/language:<language>`, one analysis per language."""
     return {
         "ref": ref,
         "commit_sha": commit_sha,
         "analysis_key": ".github/workflows/codeql.yml:analyze",
         "environment": "{}",
-        "category": ".github/workflows/codeql.yml:analyze/language:python",
+        "category": category,
         "error": "",
         "created_at": created,
         "results_count": 0,
@@ -92,7 +105,7 @@ def analysis_json(repo: str, aid: int, ref: str, commit_sha: str, created: str) 
         "id": aid,
         "url": f"https://api.github.com/repos/{repo}/code-scanning/analyses/{aid}",
         "sarif_id": f"6c81cd8e-b078-4ac3-a3be-{aid:012d}",
-        "tool": {"name": "CodeQL", "guid": None, "version": "2.20.0"},
+        "tool": {"name": tool, "guid": None, "version": "2.20.0"},
         "deletable": True,
         "warning": "",
     }

@@ -47,8 +47,10 @@ from tests.fakegithub.code_scanning import (
     alert_json,
     analysis_json,
 )
+from tests.fakegithub.code_scanning import PYTHON as CS_PYTHON
 from tests.fakegithub.code_scanning import merge_ref as cs_merge_ref
 from tests.fakegithub.evidence import app_json, reaction_json, status_json
+from tests.fakegithub.timeline import committed_json, force_pushed_json
 
 APP_TOKEN = "app-token"
 ACTIONS_LOGIN = "github-actions[bot]"
@@ -279,6 +281,8 @@ class FakeGitHub:
         # When a head commit arrived on GitHub (the pusher cannot set it): the created_at of the
         # check suite GitHub makes for it on push (`GET commits/{sha}/check-suites`).
         self._arrivals: dict[str, str] = {}
+        self._arrival_branch: dict[str, str] = {}  # the branch the commit was first pushed to
+        self._timelines: dict[int, list[dict[str, Any]]] = {}  # `GET issues/{n}/timeline`
         self._faults: list[Fault] = []
         self._code_scanning = CodeScanningState()
         self._hooks: list[Callable[[FakeGitHub, RecordedRequest], None]] = []
@@ -297,6 +301,7 @@ class FakeGitHub:
             "check_run": 40_000,
             "check_suite": 6_000,
             "reaction": 180_000_000,
+            "event": 9_100_000_000,
         }
         self._tick = 0
 
@@ -411,12 +416,14 @@ class FakeGitHub:
     ) -> dict[str, Any]:
         with self._lock:
             created = self._now()
+            head_ref = f"feature-{number}"
             self._commit_times.setdefault(head_sha, created)
             self._arrivals.setdefault(head_sha, created)
+            self._arrival_branch.setdefault(head_sha, head_ref)
+            self._timelines[number] = [committed_json(self.repo, head_sha)]
             head_full = head_repo or self.repo
             head_owner = head_full.partition("/")[0]
             base_owner = self.repo.partition("/")[0]
-            head_ref = f"feature-{number}"
             pull = {
                 "url": self._api(f"pulls/{number}"),
                 "id": 10_000_000 + number,
@@ -466,14 +473,24 @@ class FakeGitHub:
             self._pulls[number] = pull
             return json.loads(json.dumps(pull))
 
-    def set_head(self, number: int, head_sha: str) -> None:
+    def set_head(self, number: int, head_sha: str, *, force: bool = False) -> None:
+        """`head_sha` becomes the PR's head, pushed now (`force`: force-pushed, which the PR's
+        timeline records). A commit GitHub has seen before keeps its first check suite (and
+        the branch it was first pushed to): GitHub makes one per commit and App."""
         with self._lock:
             pull = self._pulls[number]
             pull["head"]["sha"] = head_sha
             pull["merge_commit_sha"] = _merge_sha(head_sha)
-            pull["updated_at"] = self._now()
-            self._commit_times.setdefault(head_sha, pull["updated_at"])
-            self._arrivals.setdefault(head_sha, pull["updated_at"])
+            now = self._now()
+            pull["updated_at"] = now
+            self._commit_times.setdefault(head_sha, now)
+            self._arrivals.setdefault(head_sha, now)
+            self._arrival_branch.setdefault(head_sha, pull["head"]["ref"])
+            timeline = self._timelines.setdefault(number, [])
+            if force:
+                eid = self._next_id("event")
+                timeline.append(force_pushed_json(self.repo, eid, self._user("octocat"), now))
+            timeline.append(committed_json(self.repo, head_sha))
 
     def set_commit_date(self, sha: str, when: str) -> None:
         """The commit's committer and author date, as the pusher wrote it (any time at all)."""
@@ -507,7 +524,10 @@ class FakeGitHub:
         commit_id: str | None = None,
         user_type: str = "Bot",
         submitted_at: str | None = None,
+        commit_found: bool = True,
     ) -> dict[str, Any]:
+        """A review of `commit_id` (default: the head). `commit_found=False`: GitHub could not
+        find the commit it was made on (deleted after a force-push): its `commit_id` is null."""
         with self._lock:
             pull = self._pulls[pr]
             rid = self._next_id("review")
@@ -525,7 +545,7 @@ class FakeGitHub:
                     "pull_request": {"href": self._api(f"pulls/{pr}")},
                 },
                 "submitted_at": submitted_at or self._now(),
-                "commit_id": commit_id or pull["head"]["sha"],
+                "commit_id": (commit_id or pull["head"]["sha"]) if commit_found else None,
                 "_pr": pr,
             }
             self._reviews.append(review)
@@ -673,7 +693,8 @@ class FakeGitHub:
         kind = editor_type or (author["type"] if editor is None else None)
         comment["body"] = body
         comment["updated_at"] = updated_at or self._now()
-        comment.setdefault("_edits", []).append((login, kind or self._user(login)["type"]))
+        edit = (login, kind or self._user(login)["type"], comment["updated_at"])
+        comment.setdefault("_edits", []).append(edit)
 
     def add_code_scanning_alert(
         self,
@@ -717,28 +738,54 @@ class FakeGitHub:
             self._analyse(pr)
             return json.loads(json.dumps(alert))
 
-    def set_code_scanning_alert_state(self, number: int, state: str) -> None:
-        """Someone dismissed (or a push fixed, or reopened) alert `number`."""
+    def set_code_scanning_alert_state(
+        self, number: int, state: str, *, dismissed_by: str | None = None
+    ) -> None:
+        """Someone dismissed (`dismissed_by`, a login), a push fixed, or reopened alert
+        `number`."""
         with self._lock:
             for alert in self._code_scanning.alerts:
                 if alert["number"] == number:
                     alert["state"] = alert["most_recent_instance"]["state"] = state
+                    who = self._user(dismissed_by) if dismissed_by else None
+                    alert["dismissed_by"] = who if state == "dismissed" else None
 
-    def add_code_scanning_analysis(self, pr: int) -> None:
-        """An analysis of the PR's merge ref that found nothing (alerts list `[]`, not 404)."""
+    def add_code_scanning_analysis(
+        self, pr: int, *, category: str = CS_PYTHON, tool: str = "CodeQL"
+    ) -> None:
+        """An analysis of the PR's merge ref (one tool and category) that found nothing
+        (alerts list `[]`, not 404)."""
         with self._lock:
             self._code_scanning.analysed.add(cs_merge_ref(pr))
-            self._analyse(pr)
+            self._analyse(pr, category, tool)
 
-    def _analyse(self, pr: int) -> None:
-        """An analysis of the PR's current merge commit, as `GET code-scanning/analyses` lists
-        it (the fields of GitHub's "List code scanning analyses for a repository")."""
+    def add_base_analysis(
+        self, category: str = CS_PYTHON, *, tool: str = "CodeQL", branch: str = "main"
+    ) -> None:
+        """An analysis of the base branch's latest commit, for one tool and category: a PR's
+        merge commit must be analysed for it too."""
+        with self._lock:
+            cs = self._code_scanning
+            aid = 9_000 + len(cs.analyses)
+            sha = hashlib.sha1(f"{self.repo}:{branch}".encode()).hexdigest()
+            ref = f"refs/heads/{branch}"
+            item = analysis_json(self.repo, aid, ref, sha, self._now(), category, tool)
+            cs.analyses.insert(0, item)
+
+    def _analyse(self, pr: int, category: str = CS_PYTHON, tool: str = "CodeQL") -> None:
+        """An analysis of the PR's current merge commit for one tool and category, as `GET
+        code-scanning/analyses` lists it (the fields of GitHub's "List code scanning analyses
+        for a repository")."""
         cs = self._code_scanning
         sha = self._pulls[pr]["merge_commit_sha"] if pr in self._pulls else None
-        if sha is None or any(a["commit_sha"] == sha for a in cs.analyses):
+        if sha is None or any(
+            a["commit_sha"] == sha and a["category"] == category and a["tool"]["name"] == tool
+            for a in cs.analyses
+        ):
             return
         aid = 9_000 + len(cs.analyses)
-        cs.analyses.insert(0, analysis_json(self.repo, aid, cs_merge_ref(pr), sha, self._now()))
+        item = analysis_json(self.repo, aid, cs_merge_ref(pr), sha, self._now(), category, tool)
+        cs.analyses.insert(0, item)
 
     def forget_code_scanning_analyses(self) -> None:
         """No analysis of any merge commit yet (the analysis workflow has not finished)."""
@@ -1219,6 +1266,11 @@ class FakeGitHub:
                     return self._paginate(ctx, items)
                 if m == "POST":
                     return self._create_issue_comment(ctx, number)
+            if n == 3 and rest[1].isdigit() and rest[2] == "timeline" and m == "GET":
+                number = int(rest[1])
+                if number not in self._pulls and number not in self._issues:
+                    raise HttpError(404, "Not Found", doc=f"{DOCS}/issues/timeline")
+                return self._paginate(ctx, list(self._timelines.get(number, [])))
             if n == 3 and rest[1].isdigit() and rest[2] == "reactions" and m == "GET":
                 number = int(rest[1])
                 if number not in self._pulls and number not in self._issues:
@@ -1307,9 +1359,7 @@ class FakeGitHub:
         if sha not in self._commit_times and sha not in self._arrivals:
             raise HttpError(422, f"No commit found for SHA: {sha}", doc=f"{DOCS}/checks/suites")
         suites: list[dict[str, Any]] = []
-        branch = next(
-            (p["head"]["ref"] for p in self._pulls.values() if p["head"]["sha"] == sha), None
-        )
+        branch = self._arrival_branch.get(sha)
         if sha in self._arrivals:
             suites.append(self._suite(sha, ACTIONS_APP, self._arrivals[sha], 0, branch))
         for run in self._check_runs:
@@ -1468,7 +1518,8 @@ class FakeGitHub:
             comment["body"] = text
             comment["updated_at"] = self._now()
             comment.setdefault("_edited_by", []).append(ctx.identity.login)
-            comment.setdefault("_edits", []).append((ctx.identity.login, ctx.identity.type))
+            edit = (ctx.identity.login, ctx.identity.type, comment["updated_at"])
+            comment.setdefault("_edits", []).append(edit)
             return Reply(200, _public(comment))
         if ctx.method == "DELETE":
             self._require_write(ctx, f"{DOCS}/issues/comments#delete-an-issue-comment")
@@ -1787,7 +1838,7 @@ class FakeGitHub:
             self.set_commit_files(sha, files, None if force else old)
             if force:
                 st.roots[pr] = sha
-            self.set_head(pr, sha)
+            self.set_head(pr, sha, force=force)
 
     def set_patch(self, sha: str, path: str, patch: str) -> None:
         """The unified-diff `patch` of `path` in commit `sha`, as compare lists it (a compare
@@ -1927,16 +1978,20 @@ class FakeGitHub:
                 continue
             edits = c.get("_edits") or []
             author = c["user"]
-            history = [*reversed(edits), (author["login"], author["type"])] if edits else []
+            original = (author["login"], author["type"], c["created_at"])
+            history = [*reversed(edits), original] if edits else []
             nodes.append(
                 {
                     "__typename": typename,
                     "id": node_id,
                     "lastEditedAt": c["updated_at"] if edits else None,
-                    "editor": _actor(*edits[-1]) if edits else None,
+                    "editor": _actor(*edits[-1][:2]) if edits else None,
                     "userContentEdits": {
                         "totalCount": len(history),
-                        "nodes": [{"editor": _actor(*e)} for e in history[:100]],
+                        "nodes": [
+                            {"editedAt": at, "editor": _actor(login, kind)}
+                            for login, kind, at in history[:100]
+                        ],
                     },
                 }
             )
