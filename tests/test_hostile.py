@@ -52,6 +52,10 @@ OUR_TAGS = re.compile(r"<(?:!-- review-coordinator-verdict -->|/?(?:details|summ
 HISTORY_LINE = re.compile(r"<!-- review-coordinator-history v\d+ z:[A-Za-z0-9+/=]* -->")
 # What GitHub turns into a notification or a cross-reference outside code.
 LINKABLE = re.compile(r"@[A-Za-z0-9]|#[0-9]|(?i:\bGH-[0-9])")
+# What GitHub turns into a link outside code (GFM extended autolinks), and our own links'
+# targets (`[label](https://…)`), the only URLs we write.
+AUTOLINK = re.compile(r"(?i)\b(?:https?://|www\.)")
+OUR_LINK_TARGET = re.compile(r"\]\(https://[^)\s]*\)")
 # NUL and other controls, zero-width, bidi embeddings/overrides/isolates, BOM, lone surrogates.
 # (U+2060 WORD JOINER is allowed: the renderer puts it after '@' and '#' on purpose.)
 FORBIDDEN_CHARS = re.compile(
@@ -103,6 +107,7 @@ def assert_safe_markdown(text: str, *, sticky: bool) -> None:
     assert not forbidden_chars(text)
     plain = outside_code(text)
     assert not LINKABLE.search(plain), LINKABLE.search(plain)
+    assert not AUTOLINK.search(OUR_LINK_TARGET.sub("", plain)), "a bare URL would autolink"
     assert "@\u2060octocat" in plain  # defused, not dropped
     for line in text.split("\n"):
         assert not line.lstrip().startswith(("```", "~~~", "|", "::", "> ", "===")), line

@@ -582,6 +582,31 @@ def test_md_text(raw: str, md: str) -> None:
     assert safe.md_text(raw, 200) == md
 
 
+# GitHub's extended autolinks (GFM: `www.`, `http://`, `https://`, and `mailto:`/`xmpp:`),
+# in any case: each one in a bot's text is defused; the control rows stay as they were.
+AUTOLINKS = re.compile(r"(?i)\b(?:https?://|www\.|mailto:|xmpp:|ftp://)")
+
+
+@pytest.mark.parametrize(
+    ("raw", "defused"),
+    [
+        ("see https://evil.example/x", True),
+        ("HTTP://evil.example", True),
+        ("visit www.evil.example now", True),
+        ("(www.evil.example)", True),
+        ("mail mailto:a@b.example", True),
+        ("ftp://files.example/x", True),
+        ("awww.example stays a word", False),  # control: no autolink starts inside a word
+        ("use `https://in.code/span` here", False),  # control: code spans never autolink
+        ("plain title", False),
+    ],
+)
+def test_autolinks_in_bot_text_are_defused(raw: str, defused: bool) -> None:
+    md = safe.md_text(raw, 200)
+    assert not AUTOLINKS.search(outside_code(md)), md
+    assert (safe.JOINER in md) is defused
+
+
 def test_code_spans_survive_any_content() -> None:
     assert safe.code("a`b") == "``a`b``"
     assert safe.code("`x`") == "`` `x` ``"
