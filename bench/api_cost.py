@@ -23,6 +23,10 @@
    they say "working" until the timeout. Target: at most 2 rate-limited requests more than the
    comments need per evaluation (the check-run listing is shared with our own check run's),
    and every poll after the first free (304).
+8. Binding (issue 23): the PR's timeline (`GET issues/{n}/timeline`) and the bots' edit
+   histories, read by the reading step. Target: none on a run whose comments name their
+   commits; one timeline read per head (then the record keeps the arrival) when a signal names
+   none.
 
 The clock is injected (no real waiting); the fake counts requests exactly as GitHub would
 (every response but 304 costs one).
@@ -48,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from reviewcoord.actions_io import Log
 from reviewcoord.github.pygithub_gateway import PyGithubGateway
 from reviewcoord.runner import RunRequest, evaluate
-from tests.e2e_support import CLAUDE, COPILOT_REVIEWER, CURSOR, body, cursor_clean
+from tests.e2e_support import CLAUDE, CODEX, COPILOT_REVIEWER, CURSOR, body, cursor_clean
 from tests.fakegithub import FakeGitHub
 
 HEAD = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
@@ -324,12 +328,24 @@ def code_scanning_cost(alerts: int) -> None:
             outcome = evaluate(request, gateway, FakeClock(), Log(io.StringIO()))
             gateway.close()
             counts = routes(fake, start)
-            reads = counts["GET /repos/octo/app/code-scanning/alerts"]
+            reads = _alert_reads(fake, start, "open")
+            dismissed = _alert_reads(fake, start, "dismissed")
+            analyses = counts["GET /repos/octo/app/code-scanning/analyses"]
             met = "met" if reads == target else "NOT met"
             print(
                 f"  {run}: gate {outcome.gate}, {sum(counts.values())} requests, of which "
-                f"{reads} code-scanning/alerts (target {target}: {met})"
+                f"{reads} open alerts (target {target}: {met}), {dismissed} dismissed alerts, "
+                f"{analyses} code-scanning/analyses (the merge ref's and the base branch's)"
             )
+
+
+def _alert_reads(fake: FakeGitHub, start: int, state: str) -> int:
+    """Paid reads of the alerts in `state` since request `start`."""
+    return sum(
+        1
+        for r in fake.request_log()[start:]
+        if "/code-scanning/alerts" in r.path and f"state={state}" in r.path and r.status != 304
+    )
 
 
 EVIDENCE = ("check-runs", "/statuses", "/reactions")
@@ -511,6 +527,61 @@ def cycles_cost() -> None:
             print(f"  {used:4d}  {compares} compare, {files} PR files  {name}")
 
 
+TIMELINE = "GET /repos/octo/app/issues/2/timeline"
+
+
+def binding_cost() -> None:
+    """The reads that bind signals to the head (reviewcoord/binding.py, arrival.py): a first
+    run and the noop after it, for comments that name their commits (Bugbot, Copilot: reviews
+    and inline comments), for Codex's clean verdict (names none), and for a pushed head that
+    Codex's tracker (edited in place) names."""
+    print("\n## Binding: timeline and edit-history reads (issue 23)")
+    for case in ("commits named", "Codex clean comment", "pushed head, Codex tracker"):
+        with FakeGitHub(rate_limit=100_000) as fake:
+            fake.add_pull(2, head_sha=HEAD)
+            inputs: dict[str, object] = {"settle": "none", "expected-bots": "codex"}
+            if case == "commits named":
+                fake.add_review(2, login=CURSOR, body=cursor_clean(HEAD), commit_id=HEAD)
+                fake.add_review(2, login=COPILOT_REVIEWER, body=body("Z12"), commit_id=HEAD)
+                inputs = {"settle": "none", "expected-bots": "cursor,copilot"}
+            elif case == "Codex clean comment":
+                fake.add_issue_comment(2, login=CODEX, body=body("X_clean_swish"))
+            else:
+                _pushed_head_codex(fake)
+            for run in ("first run", "noop run"):
+                start, used = len(fake.request_log()), fake.rate_limit_used
+                gateway = PyGithubGateway(
+                    "octo/app", "app-token", base_url=fake.base_url, write_spacing=0
+                )
+                stream = io.StringIO()
+                outcome = evaluate(bench_request(inputs), gateway, FakeClock(), Log(stream))
+                gateway.close()
+                counts = routes(fake, start)
+                timeline = counts[TIMELINE]
+                edits = sum(
+                    1
+                    for r in fake.request_log()[start:]
+                    if r.path.endswith("/graphql") and "userContentEdits" in str(r.body)
+                )
+                noop = " (noop)" if "nothing new since" in stream.getvalue() else ""
+                print(
+                    f"  {case}, {run}: gate {outcome.gate}{noop}, "
+                    f"{fake.rate_limit_used - used} rate-limited, timeline reads {timeline}, "
+                    f"edit-history queries {edits}"
+                )
+
+
+def _pushed_head_codex(fake: FakeGitHub) -> None:
+    """The PR moved to a new head; Codex, asked, names it in its tracker (edited in place from
+    the old head's row) and finds nothing."""
+    new = H2
+    row = body("N3_codex_status_asic381_propened")
+    tracker = fake.add_issue_comment(2, login=CODEX, body=row.replace("8777ef4", HEAD[:7]))
+    fake.push(2, new, ["src/app.py"])
+    fake.edit_issue_comment(tracker["id"], row.replace("8777ef4", new[:7]))
+    fake.add_issue_comment(2, login=CODEX, body=body("X_clean_swish"))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--comments", default="10,300,3000")
@@ -533,6 +604,7 @@ def main() -> None:
         edit_history_cost(n)
     cycles_cost()
     own_checks_cost(timeout, args.poll)
+    binding_cost()
     for n in sizes:
         idle_settle(n, args.mode, timeout, args.poll)
     delays(

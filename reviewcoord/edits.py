@@ -142,3 +142,18 @@ def own_texts(
     """(endpoint, id) → `own_text` of each edited bot comment whose history was read or asked
     for (`histories` by node id; a missing one is unreadable)."""
     return {(c.endpoint, c.id): own_text(c, histories.get(c.node_id)) for c in comments}
+
+
+def recorded_own_texts(
+    comments: Iterable[RawComment], held: Mapping[str, str]
+) -> dict[tuple[str, int], OwnText]:
+    """`own_texts` as our record remembers them, for a run that may be a noop (its fingerprint
+    then proves no comment changed since the run that read their histories): the comments the
+    record holds (`endpoint:id` → why) were edited by someone else; the others only by their
+    authors. The time of a held comment's own last edit is not kept: its creation stands in."""
+    out: dict[tuple[str, int], OwnText] = {}
+    for c in comments:
+        why = held.get(f"{c.endpoint}:{c.id}")
+        own = OwnText(why, c.created_at) if why else OwnText(None, c.updated_at, in_place=True)
+        out[(c.endpoint, c.id)] = own
+    return out

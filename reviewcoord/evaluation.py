@@ -8,7 +8,7 @@ drive it against a fake server.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 
@@ -18,8 +18,8 @@ from reviewcoord.arrival import Arrival, head_arrival
 from reviewcoord.binding import Known
 from reviewcoord.bots import REGISTRY, bot_for_author, bot_keys, is_source
 from reviewcoord.config import Settings
-from reviewcoord.cycles import ACTIONS_BOT, Cycles, find_record, recorded_time
-from reviewcoord.edits import edited_bot_comments, own_texts, stamp
+from reviewcoord.cycles import ACTIONS_BOT, Cycles, find_record, recorded_time, vouched
+from reviewcoord.edits import edited_bot_comments, own_texts, recorded_own_texts, stamp
 from reviewcoord.github.dry_run import DryRunGateway
 from reviewcoord.github.gateway import (
     CheckRunRef,
@@ -28,7 +28,7 @@ from reviewcoord.github.gateway import (
     Gateway,
     PullInfo,
 )
-from reviewcoord.history import REASON_CHARS, Asked
+from reviewcoord.history import REASON_CHARS, Asked, History
 from reviewcoord.ingest import Ingested, OwnTexts, finished_by_grace, ingest
 from reviewcoord.judgement import Judgement, JudgeSettings, Subject, judge, would_go
 from reviewcoord.judgement.carry import reporting_on_head
@@ -113,23 +113,26 @@ class Evaluation:
 
     # --- reads -----------------------------------------------------------------------------
 
-    def read(self, *, states: bool = True) -> Reading:
+    def read(self, *, states: bool = True, maybe_noop: bool = False) -> Reading:
         """One reading of the PR's head: its comments, then what the profiles of the bots in
         play ask for (reviewcoord/reading.py): a source's own list (code scanning) always, and
-        with `states` the parts that only tell a bot's run state (`with_states`)."""
+        with `states` the parts that only tell a bot's run state (`with_states`). `maybe_noop`:
+        the bots' edited comments are taken as our record remembers them, when it vouches for
+        this head (`with_states` reads their histories if the run is no noop after all)."""
         gateway, pr = self.gateway, self.req.pr
         pull = gateway.get_pull(pr)
         comments = read_comments(gateway, pr)
         self.issue_comments = [c for c in comments if c.endpoint == "issue_comment"]
         kinds = REGISTRY.reads(self.in_play(comments)) - STATE_ONLY
         evidence = read_parts(gateway, pull, kinds, comments, self.check_runs.listing)
-        reading = Reading(pull, evidence, self.interpret(evidence, pull))
+        ingested = self.interpret(evidence, pull, maybe_noop=maybe_noop)
+        reading = Reading(pull, evidence, ingested)
         return self.with_states(reading) if states else reading
 
-    def with_states(self, reading: Reading) -> Reading:
+    def with_states(self, reading: Reading, *, maybe_noop: bool = False) -> Reading:
         """`reading` with the check runs, statuses and reactions that its unfinished bots
         declare (a bot finished by its comments needs none: its comments win), and the
-        finishing grace applied."""
+        finishing grace applied; unless `maybe_noop`, with the edit histories read."""
         pull, evidence = reading.pull, reading.evidence
         in_play = self.in_play(evidence.comments)
         unfinished = [b for b in in_play if reading.ingested.state(b) not in FINAL_STATES]
@@ -138,7 +141,8 @@ class Evaluation:
         if more:
             extra = read_parts(self.gateway, pull, more, evidence.comments, self.check_runs.listing)
             evidence = evidence.joined(extra)
-            ingested = self.interpret(evidence, pull)
+        if more or (ingested.edits_recorded and not maybe_noop):
+            ingested = self.interpret(evidence, pull, maybe_noop=maybe_noop)
         return Reading(pull, evidence, self.grace(pull.head_sha, ingested))
 
     def known(self, pull: PullInfo, comments: Sequence[RawComment], *, clock: bool) -> Known:
@@ -186,10 +190,18 @@ class Evaluation:
         slug = (self.own_login or ACTIONS_BOT).removesuffix("[bot]")
         return [r for r in self.check_runs.on(sha) if r.app_slug == slug]
 
-    def own_texts(self, comments: Sequence[RawComment]) -> OwnTexts:
+    def own_texts(
+        self, pull: PullInfo, comments: Sequence[RawComment], *, maybe_noop: bool = False
+    ) -> tuple[OwnTexts, bool]:
         """The own-text facts of the bots' edited comments, from their edit histories (read
-        once per comment and edit, shared with the record's checks: `Cycles`)."""
+        once per comment and edit, shared with the record's checks: `Cycles`); with
+        `maybe_noop`, from our record when it vouches for this head (no read: a noop proves
+        nothing changed since). → the facts, and whether they came from the record."""
         edited = edited_bot_comments(comments, self.own_login)
+        if maybe_noop and edited:
+            record = self.vouched_record(pull, comments)
+            if record is not None:
+                return recorded_own_texts(edited, record.held), True
         wanted = [c for c in edited if c.node_id and (c.node_id, stamp(c)) not in self.edits]
         if wanted:
             got = {
@@ -200,7 +212,17 @@ class Evaluation:
         histories = {
             c.node_id: h for c in edited if (h := self.edits.get((c.node_id, stamp(c)))) is not None
         }
-        return own_texts(edited, histories)
+        return own_texts(edited, histories), False
+
+    def vouched_record(self, pull: PullInfo, comments: Sequence[RawComment]) -> History | None:
+        """Our record, if it is about this head and GitHub's clock vouches that nobody touched
+        our sticky since our last run on it finished (reviewcoord/cycles.py `vouched`)."""
+        issue = [c for c in comments if c.endpoint == "issue_comment"]
+        login = self.own_login or ACTIONS_BOT
+        record, _notice, sticky = find_record(issue, login, repo=self.req.repo, pr=pull.number)
+        if record is None or record.last_head != pull.head_sha:
+            return None
+        return record if vouched(sticky, self.check_runs.on(pull.head_sha)) else None
 
     def in_play(self, comments: Sequence[RawComment]) -> list[BotKey]:
         """The bots whose evidence a reading holds: the expected (the configured ones until
@@ -210,11 +232,13 @@ class Evaluation:
         bots = {*named, *self.settings.required, *(b for b in authors if b is not None)}
         return [b for b in bot_keys() if b in bots]
 
-    def interpret(self, evidence: Evidence, pull: PullInfo) -> Ingested:
+    def interpret(
+        self, evidence: Evidence, pull: PullInfo, *, maybe_noop: bool = False
+    ) -> Ingested:
         """What the reading means (reviewcoord/ingest.py), with GitHub's facts about the head;
         the timeline is read (once per head) only when a signal names no commit."""
         comments = evidence.comments
-        edits = self.own_texts(comments)
+        edits, recorded = self.own_texts(pull, comments, maybe_noop=maybe_noop)
 
         def once(clock: bool) -> Ingested:
             return ingest(
@@ -233,7 +257,7 @@ class Evaluation:
         ingested = once(clock=cached is not None and cached[1])
         if ingested.clocked and not self.knowns[pull.head_sha][1]:
             ingested = once(clock=True)
-        return ingested
+        return replace(ingested, edits_recorded=recorded)
 
     def grace(self, head: str, ingested: Ingested) -> Ingested:
         """Finishing bots count as reviewed once `finishing-grace` seconds have passed (the
@@ -268,10 +292,10 @@ class Evaluation:
         # The bots' own checks and statuses are read once our pending status and check run are
         # written (`open_surfaces`), so that our writes do not make the next listing a new
         # one; before, only when this run may be a noop (the head is the recorded one).
-        first = self.read(states=False)
+        first = self.read(states=False, maybe_noop=not self.req.rejudge)
         cycles = self.load_cycles(first.pull.author_login)
         if cycles.record is not None and cycles.record.last_head == first.pull.head_sha:
-            first = self.with_states(first)
+            first = self.with_states(first, maybe_noop=not self.req.rejudge)
         self.expected = resolve_expected(
             self.settings,
             self.gateway,
@@ -291,6 +315,8 @@ class Evaluation:
         command comments (and, unless `noop`, our edited sticky) are checked first: a noop has
         already proved by GitHub's clock that nobody touched our sticky since our last run."""
         assert self.cycles is not None
+        if reading.ingested.edits_recorded and not noop:
+            reading = self.with_states(reading)  # only a noop judges what the record recalls
         foreign = self.cycles.check_edits(reading.comments, noop=noop)
         head = reading.pull.head_sha
         head_time = self.times.get(head)

@@ -184,7 +184,7 @@ class History(_Model):
     ignored: dict[str, str] = Field(default_factory=dict, alias="ic")
     # Optional (records written before they existed still decode): facts about the last head
     # that a later run on the same head need not read again: when the head arrived on GitHub
-    # (its earliest check suite, GitHub's clock; immutable for a SHA), and the expected bots
+    # (reviewcoord/arrival.py: when it became this PR's head), and the expected bots
     # resolved for it (`expected-bots: auto`). `ht` held the commit's own date in older records:
     # the pusher sets that one, so it is decoded but never used.
     head_time: str | None = Field(None, alias="ht")

@@ -94,6 +94,9 @@ class Ingested:
     on_head: frozenset[tuple[str, int]] = frozenset()
     # Some signal names no full commit (or is a reaction): binding it needs GitHub's clock.
     clocked: bool = False
+    # The edited comments' own-text facts came from our record, not their histories: good for
+    # the noop check only (reviewcoord/evaluation.py reads the histories before judging more).
+    edits_recorded: bool = False
 
     def state(self, bot: BotKey) -> BotState:
         status = self.bots.get(bot)

@@ -245,8 +245,8 @@ def parse(comment: RawComment) -> ParsedComment:
 
 
 # No check run or status: 👀 on the PR while it works, 👍 when it found nothing — sometimes the
-# only sign of a clean review (docs/bot-formats.md § Reviewers' own checks). Its reactions
-# made after the head arrived (GitHub's clock) count; the newest wins.
+# only sign of a clean review (docs/bot-formats.md § Reviewers' own checks). A reaction names no
+# commit: those that bind to the head count (reviewcoord/binding.py); the newest wins.
 def _reactions(evidence: Evidence, context: EvidenceContext) -> FromEvidence:
     mine = reactions_by(evidence, context)
     newest = mine[-1] if mine else None
