@@ -9,27 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from typing import Literal
 
 from reviewcoord import rerequest
 from reviewcoord.actions_io import Log
-from reviewcoord.arrival import Arrival, head_arrival
-from reviewcoord.binding import Known
 from reviewcoord.bots import REGISTRY, bot_for_author, bot_keys, is_source
 from reviewcoord.config import Settings
-from reviewcoord.cycles import ACTIONS_BOT, Cycles, find_record, recorded_time, vouched
-from reviewcoord.edits import edited_bot_comments, own_texts, recorded_own_texts, stamp
+from reviewcoord.cycles import ACTIONS_BOT, Cycles
 from reviewcoord.github.dry_run import DryRunGateway
 from reviewcoord.github.gateway import (
-    CheckRunRef,
-    CheckSuiteRef,
-    CommentEdits,
     Gateway,
     PullInfo,
 )
-from reviewcoord.history import REASON_CHARS, Asked, History
-from reviewcoord.ingest import Ingested, OwnTexts, finished_by_grace, ingest
+from reviewcoord.head_reads import HeadReads
+from reviewcoord.history import REASON_CHARS, Asked
+from reviewcoord.ingest import Ingested, finished_by_grace, ingest
 from reviewcoord.judgement import Judgement, JudgeSettings, Subject, judge, would_go
 from reviewcoord.judgement.carry import reporting_on_head
 from reviewcoord.model import FINAL_STATES, BotKey, RawComment, SettleMode, Verdict
@@ -82,16 +76,11 @@ class Evaluation:
             gateway = DryRunGateway(gateway, log, req.identity_hint or "(you)")
         self.req, self.gateway, self.settings, self.log = req, gateway, settings, log
         self.table = merged_table(settings.severity)
-        self.times: dict[str, datetime | None] = {}
-        # Per head: what the reading knows beyond its comments, and whether the PR's timeline
-        # was read for it (`known`); the edit histories read, by (node id, edit time).
-        self.knowns: dict[str, tuple[Known, bool]] = {}
-        self.edits: dict[tuple[str, str], CommentEdits | None] = {}
-        self.suites: dict[str, list[CheckSuiteRef]] = {}  # the head's check suites, read once
         self.issue_comments: list[RawComment] = []
         self.own_login: str | None = req.identity_hint
         self.confirmed_login: str | None = None
         self.check_runs = CheckRunCache(gateway, settings.check_name)
+        self.heads = HeadReads(gateway, req.repo, self.check_runs, lambda: self.own_login)
         run = Run(
             gateway=gateway,
             settings=settings,
@@ -145,85 +134,6 @@ class Evaluation:
             ingested = self.interpret(evidence, pull, maybe_noop=maybe_noop)
         return Reading(pull, evidence, self.grace(pull.head_sha, ingested))
 
-    def known(self, pull: PullInfo, comments: Sequence[RawComment], *, clock: bool) -> Known:
-        """What the reading knows of the head beyond its comments: when it arrived here
-        (reviewcoord/arrival.py; our record keeps it for the head it reviewed, when our sticky
-        is vouched for, and then its older heads too) and this PR's other heads. The PR's
-        timeline is read only when a signal names no commit (`clock`): a run whose comments
-        name their commits never reads it."""
-        head = pull.head_sha
-        cached = self.knowns.get(head)
-        if cached is not None and (cached[1] or not clock):
-            return cached[0]
-        recorded = recorded_time(
-            self.req.repo, pull.number, self.own_login, head, comments, self.check_runs.on
-        )
-        if recorded is not None:
-            # Read on an earlier run of ours on this head (the timeline too, if it was needed
-            # then); its older heads are in the record.
-            found = Arrival(recorded)
-        else:
-            timeline = self.gateway.list_timeline(pull.number) if clock else None
-            if head not in self.suites:
-                self.suites[head] = self.gateway.list_check_suites(head)
-            found = head_arrival(pull, self.suites[head], self.our_runs(head), timeline)
-        heads = self.recorded_heads(pull, comments) - {head}
-        known = Known(
-            arrival=found.time,
-            older_head=found.older_head or bool(heads),
-            commits=found.commits | heads,
-        )
-        self.times[head] = found.time
-        self.knowns[head] = (known, clock)
-        return known
-
-    def recorded_heads(self, pull: PullInfo, comments: Sequence[RawComment]) -> frozenset[str]:
-        """The heads our record says we judged on this PR. Not vouched for: they only ever
-        add caution (an older head, a commit a stated prefix may name)."""
-        issue = [c for c in comments if c.endpoint == "issue_comment"]
-        login = self.own_login or ACTIONS_BOT
-        record, _notice, _sticky = find_record(issue, login, repo=self.req.repo, pr=pull.number)
-        return frozenset(record.heads) if record is not None else frozenset()
-
-    def our_runs(self, sha: str) -> list[CheckRunRef]:
-        """Our own check runs on `sha`: named ours, by the App of our identity."""
-        slug = (self.own_login or ACTIONS_BOT).removesuffix("[bot]")
-        return [r for r in self.check_runs.on(sha) if r.app_slug == slug]
-
-    def own_texts(
-        self, pull: PullInfo, comments: Sequence[RawComment], *, maybe_noop: bool = False
-    ) -> tuple[OwnTexts, bool]:
-        """The own-text facts of the bots' edited comments, from their edit histories (read
-        once per comment and edit, shared with the record's checks: `Cycles`); with
-        `maybe_noop`, from our record when it vouches for this head (no read: a noop proves
-        nothing changed since). → the facts, and whether they came from the record."""
-        edited = edited_bot_comments(comments, self.own_login)
-        if maybe_noop and edited:
-            record = self.vouched_record(pull, comments)
-            if record is not None:
-                return recorded_own_texts(edited, record.held), True
-        wanted = [c for c in edited if c.node_id and (c.node_id, stamp(c)) not in self.edits]
-        if wanted:
-            got = {
-                h.node_id: h for h in self.gateway.list_comment_edits([c.node_id for c in wanted])
-            }
-            for c in wanted:
-                self.edits[(c.node_id, stamp(c))] = got.get(c.node_id)
-        histories = {
-            c.node_id: h for c in edited if (h := self.edits.get((c.node_id, stamp(c)))) is not None
-        }
-        return own_texts(edited, histories), False
-
-    def vouched_record(self, pull: PullInfo, comments: Sequence[RawComment]) -> History | None:
-        """Our record, if it is about this head and GitHub's clock vouches that nobody touched
-        our sticky since our last run on it finished (reviewcoord/cycles.py `vouched`)."""
-        issue = [c for c in comments if c.endpoint == "issue_comment"]
-        login = self.own_login or ACTIONS_BOT
-        record, _notice, sticky = find_record(issue, login, repo=self.req.repo, pr=pull.number)
-        if record is None or record.last_head != pull.head_sha:
-            return None
-        return record if vouched(sticky, self.check_runs.on(pull.head_sha)) else None
-
     def in_play(self, comments: Sequence[RawComment]) -> list[BotKey]:
         """The bots whose evidence a reading holds: the expected (the configured ones until
         they are resolved), the required, and every bot that commented."""
@@ -238,24 +148,24 @@ class Evaluation:
         """What the reading means (reviewcoord/ingest.py), with GitHub's facts about the head;
         the timeline is read (once per head) only when a signal names no commit."""
         comments = evidence.comments
-        edits, recorded = self.own_texts(pull, comments, maybe_noop=maybe_noop)
+        edits, recorded = self.heads.own_texts(pull, comments, maybe_noop=maybe_noop)
 
         def once(clock: bool) -> Ingested:
             return ingest(
                 comments,
                 head_sha=pull.head_sha,
-                head_time=self.known(pull, comments, clock=clock).arrival,
+                head_time=self.heads.known(pull, comments, clock=clock).arrival,
                 own_login=self.own_login,
                 pr_by_bot=pull.author_type.casefold() == "bot",
                 table=self.table,
                 evidence=evidence,
-                known=self.known(pull, comments, clock=clock),
+                known=self.heads.known(pull, comments, clock=clock),
                 edits=edits,
             )
 
-        cached = self.knowns.get(pull.head_sha)
+        cached = self.heads.knowns.get(pull.head_sha)
         ingested = once(clock=cached is not None and cached[1])
-        if ingested.clocked and not self.knowns[pull.head_sha][1]:
+        if ingested.clocked and not self.heads.knowns[pull.head_sha][1]:
             ingested = once(clock=True)
         return replace(ingested, edits_recorded=recorded)
 
@@ -280,7 +190,7 @@ class Evaluation:
             pr_author,
             self.log,
             self.check_runs.on,
-            edits=self.edits,
+            edits=self.heads.edits,
         )
         return self.cycles
 
@@ -319,7 +229,7 @@ class Evaluation:
             reading = self.with_states(reading)  # only a noop judges what the record recalls
         foreign = self.cycles.check_edits(reading.comments, noop=noop)
         head = reading.pull.head_sha
-        head_time = self.times.get(head)
+        head_time = self.heads.times.get(head)
         subject = Subject(
             repo=self.req.repo,
             pr=self.req.pr,
