@@ -101,6 +101,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         without_claude=True,
     ),
     Endpoint("GET commits/{sha}/check-suites", "GET", rf"/commits/{HEAD}/check-suites"),
+    Endpoint("GET issues/{n}/timeline", "GET", rf"/issues/{PR}/timeline"),
     Endpoint("GET contents (config)", "GET", r"/contents/", optional=frozenset({"404"})),
     Endpoint("GET /user", "GET", r"^/user(\?|$)", optional=frozenset({"404"})),
     Endpoint("GET commits/{sha}/check-runs", "GET", r"/check-runs\?"),
