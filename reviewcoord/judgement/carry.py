@@ -147,8 +147,7 @@ def carry(
     for f in findings:
         by_base.setdefault(base_sid(f.stable_id), []).append(f)
     current = {
-        sid: [f for f in items if _on_head(f, by_key, ingested)]
-        for sid, items in by_base.items()
+        sid: [f for f in items if _on_head(f, by_key, ingested)] for sid, items in by_base.items()
     }
     on_head = {sid for sid, items in current.items() if items}
     if record is None:
