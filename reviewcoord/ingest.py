@@ -12,8 +12,8 @@ never withdraws or marks a finding (`OwnText`, from the edit histories the readi
 
 Each on-head comment signals a run state (interface §5): a working tracker → `working`; a
 finding, a clean verdict or a done signal → `reviewed`; a failure notice (error, usage limit)
-→ `failed`; a refusal by design → `skipped`. The newest signal wins (see `bot_state`). A
-comment we could not classify signals nothing: its finding is kept, the bot is not `reviewed`.
+→ `failed`; a refusal by design → `skipped`; a comment no rule reads → `unreadable` (its first
+line quoted, never a finding). The newest signal wins (see `bot_state`).
 """
 
 from __future__ import annotations
@@ -183,15 +183,6 @@ def _signal(parsed: ParsedComment) -> BotState | None:
 # working over failed/skipped over reviewed.
 _CAUTION = {"reviewed": 0, "skipped": 1, "failed": 2, "working": 3, "unreadable": 4}
 UNREVIEWED_STATES: frozenset[str] = frozenset({"failed", "skipped", "unreadable"})
-_UNREAD_WHAT = {"review": "a review", "review_comment": "an inline comment"}
-
-
-def unreadable_detail(endpoint: str) -> str:
-    """What the sticky says after the bot's name: "posted a review this version cannot read"."""
-    what = _UNREAD_WHAT.get(endpoint, "a comment")
-    return f"posted {what} this version cannot read: format changed?"
-
-
 _UNDATED = ANY_TIME
 
 
@@ -224,12 +215,9 @@ def _newest(signals: Sequence[_Signal]) -> tuple[BotStatus, bool]:
     """`bot_state`, and whether the winning signal is a tracker's "done" (finishing). A tracker
     turning Completed after the review landed does not undo that review either."""
     current: _Signal | None = None
-    unread = [s for s in signals if s.state == "unreadable"]
-    if unread:
-        # Loud: a comment no rule reads may be a finished review, a failure or a finding in
-        # a new layout; the bot is never `reviewed` on this head while it stands.
-        newest = max(unread, key=_Signal.order)
-        return BotStatus(state="unreadable", detail=newest.detail, url=newest.url), False
+    # `unreadable` (a comment no rule reads: a finished review, a failure or a finding in a
+    # new layout?) is loud: it undoes even a finished review, and stands until a later
+    # readable signal of the bot on this head (a retried review, a notice we know).
     for signal in sorted(signals, key=_Signal.order):
         if (
             current is not None
@@ -364,10 +352,7 @@ def _state_of(tally: _Tally, read: _Read, facts: HeadFacts) -> bool:
     if state == "reviewed":
         tally.reviewed(read.bot, when)
     done = parsed.tracker_done and state == "reviewed"
-    if state == "unreadable":
-        detail = unreadable_detail(comment.endpoint)
-    else:
-        detail = FINISHING if done else parsed.detail
+    detail = FINISHING if done else parsed.detail
     signal = _Signal(
         "working" if done else state,
         when or _UNDATED,

@@ -85,7 +85,10 @@ def unreviewed_reason(bot: str, status: BotStatus, head_sha: str) -> str:
         "unreadable": "posted a comment this version cannot read",
         "reviewed": "reviewed",
     }[status.state]
-    detail = f" — {status.detail}" if status.detail else ""
+    if status.state == "unreadable" and status.detail:
+        what, detail = status.detail, ""  # it says it all: "posted a review … cannot read: …"
+    else:
+        detail = f" — {status.detail}" if status.detail else ""
     return f"required bot {bot} has not reviewed {head_sha[:7]}: {what}{detail}"
 
 

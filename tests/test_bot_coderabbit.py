@@ -226,9 +226,9 @@ def test_review_body_without_items_is_a_done_signal() -> None:
     assert not parsed.findings
 
 
-def test_unknown_wording_is_kept_as_a_finding() -> None:
+def test_unknown_wording_is_unreadable_never_a_finding() -> None:
     parsed = _inline("Something entirely new from CodeRabbit.")
-    assert parsed.kind == "finding"
+    assert parsed.unreadable and not parsed.findings
     assert parsed.parse_note is not None
 
 

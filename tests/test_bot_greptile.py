@@ -107,7 +107,13 @@ def test_withdrawal_end_to_end() -> None:
 
 
 def test_withdrawal_only_touches_the_same_bots_comment() -> None:
-    other_bot = comment("**P1** something", "review_comment", "chatgpt-codex-connector[bot]", id=10)
+    other_bot = comment(
+        "**<sub><sub>![P1 Badge](https://img.shields.io/badge/P1-orange?style=flat)</sub></sub>"
+        "  Something**\n\nIt breaks.",
+        "review_comment",
+        "chatgpt-codex-connector[bot]",
+        id=10,
+    )
     ours = real("N3_grep_nvf5117_p1", 12)
     reply = comment(WITHDRAWAL, "review_comment", LOGIN, id=11, in_reply_to_id=10)
     got = ingest([other_bot, ours, reply], head_sha=HEAD)

@@ -137,9 +137,9 @@ def test_all_closed_is_a_reviewed_done_signal() -> None:
     assert parsed.reviewed_commit == SHA
 
 
-def test_header_counting_open_items_it_cannot_read_is_kept() -> None:
+def test_header_counting_open_items_it_cannot_read_is_unreadable() -> None:
     parsed = _parse(_review("something new", counts="(3)"))
-    assert parsed.kind == "finding" and parsed.parse_note is not None
+    assert parsed.unreadable and parsed.parse_note is not None and not parsed.findings
 
 
 def test_pr_summary_is_noise() -> None:

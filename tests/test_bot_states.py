@@ -307,8 +307,11 @@ def test_unknown_wording_from_a_known_bot_is_a_visible_note_never_reviewed() -> 
     got = ingest([odd], head_sha=HEAD)
     # Loud (issue 16): a comment no rule reads makes the bot `unreadable`, never `reviewed`.
     assert got.state("codex") == "unreadable"
-    assert got.bots["codex"].detail == "posted a comment this version cannot read: format changed?"
-    assert got.parse_notes and got.findings  # still shown, loudly
+    assert got.bots["codex"].detail == (
+        'posted a comment this version cannot read: "Codex pondered this PR deeply." '
+        "(format changed?)"
+    )
+    assert got.parse_notes and not got.findings  # one state entry and its note: no finding
     tracker = comment(
         codex_tracker("🤔 **Pondering**"), "issue_comment", "chatgpt-codex-connector[bot]"
     )

@@ -397,14 +397,15 @@ def test_zero_width_and_nul_do_not_hide_markers() -> None:
 
 
 @pytest.mark.parametrize("bot", ["codex", "copilot", "cursor", "claude"])
-def test_unrecognised_comment_falls_back(bot: BotKey) -> None:
+def test_unrecognised_comment_is_unreadable_never_a_finding(bot: BotKey) -> None:
     parsed = run(
         bot,
         "Something entirely new happened here.",
         "issue_comment" if bot != "copilot" else "review",
     )
-    assert parsed.kind == "finding" and parsed.parse_note
-    assert parsed.findings[0].severity == "medium"
+    # Loud (issue 25): the bot's state, quoting the first line — never also a finding.
+    assert parsed.unreadable and parsed.parse_note and not parsed.findings
+    assert '"Something entirely new happened here."' in parsed.detail
 
 
 MB = 1_000_000

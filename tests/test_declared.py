@@ -366,14 +366,13 @@ def test_off_the_main_thread_the_work_runs_unbounded() -> None:
 
 def test_a_pattern_that_slips_past_the_checks_is_bounded_on_the_body_that_blows_it_up() -> None:
     # Quadratic, not exponential: fine on ordinary bodies and on the probes, seconds on 64 KB of
-    # word characters. The comment fails closed: a visible medium finding, never a review.
+    # word characters. The comment fails closed: `unreadable` with a parse note, never a review.
     pattern = r"\w+ issues found"
     assert bounded.problem(pattern, re.MULTILINE) is None
     with declared_scope(build(reviewer(f"reviewed: ['{pattern}']"))):
         assert parsed("3 issues found").kind == "reviewed"
         p = parsed("a" * bounded.MAX_TEXT)
-        assert p.kind == "finding" and not p.review_signal
-        assert p.findings[0].severity == "medium"
+        assert p.unreadable and not p.review_signal and not p.findings
         assert p.parse_note is not None and "took longer than 100 ms" in p.parse_note
         inline = parsed("a" * bounded.MAX_TEXT, "review_comment")
         assert inline.findings and inline.findings[0].severity == "medium"

@@ -133,7 +133,7 @@ def test_copilot_finding_mentioning_fixed_in_a_sha_stays_a_finding() -> None:
 )
 def test_other_bots_notices_only_by_their_first_line(bot: str, body: str, endpoint: str) -> None:
     attack = run(bot, body, endpoint)
-    assert attack.kind == "finding" and attack.parse_note  # unclassified: kept, loudly
+    assert attack.unreadable and attack.parse_note  # unclassified: loud, never a notice
     # Control: the notice as the bot's first line is still the notice.
     notice = body.split("\n\n", 1)[1].strip("> `")
     assert run(bot, notice, endpoint).kind in ("failed", "skipped")
@@ -264,7 +264,7 @@ def test_claude_real_numbered_subheadings_give_one_finding_each(
 def test_greptile_summary_only_by_its_framing() -> None:
     footer = "Last reviewed commit: [fix](https://github.com/o/r/commit/" + "a" * 40 + ")"
     attack = run("greptile", f"Some new layout.\n\n> {footer}\n", "issue_comment")
-    assert attack.kind == "finding" and attack.parse_note  # not a done signal: kept, loudly
+    assert attack.unreadable and attack.parse_note  # not a done signal: loud
     control = run("greptile", f"<!-- greptile_summary -->\n<h3>Greptile Summary</h3>\n\n{footer}",
                   "issue_comment")  # fmt: skip
     assert (control.kind, control.reviewed_commit) == ("reviewed", "a" * 40)

@@ -23,7 +23,7 @@ from reviewcoord.bots import (
     greptile,
     qodo,
 )
-from reviewcoord.bots.common import fallback_finding
+from reviewcoord.bots.common import unread
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.bots.registry import REGISTRY, Registry
 from reviewcoord.model import BotKey, Level, ParsedComment, RawComment
@@ -118,7 +118,7 @@ def parse_comment(
     try:
         parsed: ParsedComment = REGISTRY.profile(bot).parse(comment)
     except Exception as exc:  # a parser bug must become data, not a crash
-        parsed = fallback_finding(bot, comment, f"parser error: {type(exc).__name__}")
+        parsed = unread(bot, comment, f"parser error: {type(exc).__name__}")
     if not parsed.findings:
         return parsed
     return parsed.model_copy(update={"findings": REGISTRY.levelled(parsed.findings, table)})

@@ -28,6 +28,7 @@ from reviewcoord.bots.common import (
     own_words,
     plain_text,
     stated_path_line,
+    unread,
 )
 from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import Finding, ParsedComment, RawComment
@@ -332,7 +333,6 @@ def _finished(comment: RawComment, body: str, header: re.Match[str]) -> ParsedCo
             KEY,
             comment,
             "finished claude review announces critical issues in a layout we do not parse",
-            finished_review=True,
         )
     if open_tasks:
         # Finished with tasks left unticked ("- [ ] Post findings"): it did not complete its
@@ -408,7 +408,7 @@ def parse(comment: RawComment) -> ParsedComment:
         return ParsedComment(kind="in_progress", reason="claude-code-action checklist open")
     if comment.in_reply_to_id is not None:
         return noise("claude thread reply")
-    return fallback_finding(KEY, comment, "unrecognised claude comment")
+    return unread(KEY, comment, "unrecognised claude comment")
 
 
 # The colour markers; the first one in a label decides (prompt-defined headings such as

@@ -23,12 +23,12 @@ from typing import Any
 from reviewcoord.bots.checks import EvidenceContext, FromEvidence, Said
 from reviewcoord.bots.common import (
     clean_body,
-    fallback_finding,
     first_sentence,
     found,
     location,
     make_finding,
     noise,
+    unread,
 )
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import Finding, Frozen, Level, ParsedComment, ParseNote, RawComment
@@ -69,7 +69,7 @@ def parse(comment: RawComment) -> ParsedComment:
     heading, _, rest_of_body = body.partition("\n")
     match = _HEADING.match(heading.strip())
     if match is None:
-        return fallback_finding(KEY, comment, "unrecognised code scanning comment")
+        return unread(KEY, comment, "unrecognised code scanning comment")
     number = _ALERT_LINK.search(body[-2000:])
     file, line, line_end = location(comment)
     finding = make_finding(

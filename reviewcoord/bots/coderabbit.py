@@ -18,7 +18,6 @@ from reviewcoord.bots.common import (
     Notice,
     clean_body,
     failed,
-    fallback_finding,
     first_line,
     first_sentence,
     found,
@@ -33,6 +32,7 @@ from reviewcoord.bots.common import (
     read_notice,
     skipped,
     unfenced_lines,
+    unread,
     working,
 )
 from reviewcoord.bots.profile import BotProfile
@@ -375,7 +375,7 @@ def parse(comment: RawComment) -> ParsedComment:
     replied = any(_REPLY.search(inner) for inner in opening_markers(body))
     if comment.in_reply_to_id is not None or replied or _ACTIONS_PERFORMED.match(opening):
         return noise("coderabbit reply or notice")
-    return fallback_finding(KEY, comment, "unrecognised coderabbit comment")
+    return unread(KEY, comment, "unrecognised coderabbit comment")
 
 
 # Its own signal (`reviews.review_progress`): a check run, or on older setups a commit status,

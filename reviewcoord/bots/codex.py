@@ -16,7 +16,6 @@ from reviewcoord.bots.common import (
     clean_body,
     clip,
     failed,
-    fallback_finding,
     first_sentence,
     found,
     headline,
@@ -27,6 +26,7 @@ from reviewcoord.bots.common import (
     opening_markers,
     own_words,
     plain_text,
+    unread,
     working,
 )
 from reviewcoord.bots.profile import BotProfile
@@ -237,11 +237,11 @@ def parse(comment: RawComment) -> ParsedComment:
     if _WRAPPER.search(own_words(body)):
         if PERMALINK.search(body):
             # A review body that carries a permalink is a finding whose badge we cannot read.
-            return fallback_finding(KEY, comment, "codex review body with an unreadable finding")
+            return unread(KEY, comment, "codex review body with an unreadable finding")
         return noise("codex review wrapper", commit)
     if comment.in_reply_to_id is not None:
         return noise("codex thread reply")
-    return fallback_finding(KEY, comment, "unrecognised codex comment")
+    return unread(KEY, comment, "unrecognised codex comment")
 
 
 # No check run or status: 👀 on the PR while it works, 👍 when it found nothing — sometimes the

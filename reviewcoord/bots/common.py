@@ -326,12 +326,11 @@ def working(detail: str, reason: str, reviewed_commit: str | None = None) -> Par
     )
 
 
-def fallback_finding(
-    bot: BotKey, comment: RawComment, why: str, *, finished_review: bool = False
-) -> ParsedComment:
-    """A known bot said something we cannot classify: keep it as a `medium` finding, loudly.
-    It says nothing about the bot's run state unless the comment is known to close a finished
-    review (`finished_review`): an unknown wording may be a failure notice."""
+def fallback_finding(bot: BotKey, comment: RawComment, why: str) -> ParsedComment:
+    """A finished review of a known bot carries something we cannot read as findings (Claude's
+    review announcing critical issues in a layout we do not parse): keep it as a `medium`
+    finding titled from its first line, loudly (a parse note), and let it count as the review
+    it is. Only for a comment known to close a finished review; anything else is `unread`."""
     file, line, line_end = location(comment)
     title = clip(first_line(comment.body), TITLE_MAX) or "(unparsed comment)"
     finding = make_finding(
@@ -342,8 +341,30 @@ def fallback_finding(
         findings=(finding,),
         parse_note=f"{why}; kept as a medium finding titled from its first line",
         reason="unclassified",
-        review_signal=finished_review,
-        unreadable=not finished_review,
+    )
+
+
+UNREAD_LINE_MAX = 100
+_UNREAD_WHAT = {"review": "a review", "review_comment": "an inline comment"}
+
+
+def unread(bot: BotKey, comment: RawComment, why: str) -> ParsedComment:
+    """A known bot's comment that no rule of its profile reads (a format change, a new notice):
+    one state entry, never a finding. The bot is `unreadable` on the head it concerns — never
+    `reviewed` — until a later readable signal of it there; the sticky quotes its first line,
+    and the parse note links it. An unknown wording may be a failure notice or a finding in a
+    new layout: loud, not guessed (docs/bot-formats.md § Unreadable bodies)."""
+    own = plain_text(notice_lead(clean_body(comment.body))) or first_line(comment.body)
+    said = clip(own, UNREAD_LINE_MAX).replace('"', "'")
+    what = _UNREAD_WHAT.get(comment.endpoint, "a comment")
+    quoted = f' "{said}"' if said else ""
+    return ParsedComment(
+        kind="noise",
+        parse_note=f"no rule of this bot's profile reads it ({why})",
+        reason="unread",
+        detail=f"posted {what} this version cannot read:{quoted} (format changed?)",
+        review_signal=False,
+        unreadable=True,
     )
 
 

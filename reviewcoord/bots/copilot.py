@@ -20,7 +20,6 @@ from reviewcoord.bots.checks import Check, from_checks, kinds_of
 from reviewcoord.bots.common import (
     clean_body,
     failed,
-    fallback_finding,
     first_sentence,
     found,
     headline,
@@ -30,6 +29,7 @@ from reviewcoord.bots.common import (
     noise,
     own_words,
     skipped,
+    unread,
 )
 from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import Finding, ParsedComment, RawComment
@@ -176,7 +176,7 @@ def _review(comment: RawComment, body: str) -> ParsedComment:
         return ParsedComment(kind="clean", reason="copilot generated no comments")
     if _OVERVIEW.search(body):
         return noise("copilot pull request overview (findings are inline)")
-    return fallback_finding(KEY, comment, "unrecognised copilot review body")
+    return unread(KEY, comment, "unrecognised copilot review body")
 
 
 def _overview_v2(comment: RawComment, body: str) -> ParsedComment:
@@ -207,7 +207,7 @@ def _inline(comment: RawComment, body: str) -> ParsedComment:
         label, text = NITPICK, text[nit.end() :]
     title = headline(text)
     if not title:
-        return fallback_finding(KEY, comment, "copilot inline comment without prose")
+        return unread(KEY, comment, "copilot inline comment without prose")
     file, line, line_end = location(comment)
     finding = make_finding(
         KEY,

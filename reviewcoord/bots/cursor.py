@@ -14,7 +14,6 @@ from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_o
 from reviewcoord.bots.common import (
     clean_body,
     failed,
-    fallback_finding,
     first_line,
     first_sentence,
     found,
@@ -27,6 +26,7 @@ from reviewcoord.bots.common import (
     own_words,
     plain_text,
     skipped,
+    unread,
 )
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import ParsedComment, RawComment
@@ -175,7 +175,7 @@ def parse(comment: RawComment) -> ParsedComment:
         return noise("bugbot PR summary block", commit)
     if comment.in_reply_to_id is not None:
         return noise("bugbot thread reply")
-    return fallback_finding(KEY, comment, "unrecognised bugbot comment")
+    return unread(KEY, comment, "unrecognised bugbot comment")
 
 
 # Its check run `Cursor Bugbot` (app `cursor`): in progress while it works; `success` when it

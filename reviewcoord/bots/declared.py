@@ -43,7 +43,6 @@ from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_o
 from reviewcoord.bots.common import (
     clean_body,
     clip,
-    fallback_finding,
     first_line,
     location,
     make_finding,
@@ -51,6 +50,7 @@ from reviewcoord.bots.common import (
     own_words,
     plain_text,
     stated_path_line,
+    unread,
 )
 from reviewcoord.bots.profile import Account, BotProfile, ReviewerPack, graphql_spelling
 from reviewcoord.bots.registry import Registry
@@ -388,7 +388,7 @@ class DeclaredParser:
         matches = within(MATCH_SECONDS, lambda: self._match(body, inline=inline))
         if isinstance(matches, OutOfTime):
             ms = f"{matches.seconds * 1000:.0f} ms"
-            return fallback_finding(
+            return unread(
                 self.key, comment, f"the declared patterns took longer than {ms} on this comment"
             )
         if inline:

@@ -17,7 +17,6 @@ from reviewcoord.bots.common import (
     Notice,
     clean_body,
     failed,
-    fallback_finding,
     first_sentence,
     found,
     lead,
@@ -27,6 +26,7 @@ from reviewcoord.bots.common import (
     own_words,
     plain_text,
     read_notice,
+    unread,
     working,
 )
 from reviewcoord.bots.profile import BotProfile, plain_label
@@ -153,7 +153,7 @@ def parse(comment: RawComment) -> ParsedComment:
         return _finding(comment, body, badge)
     if comment.in_reply_to_id is not None:
         return noise("gemini thread reply")
-    return fallback_finding(KEY, comment, "unrecognised gemini comment")
+    return unread(KEY, comment, "unrecognised gemini comment")
 
 
 PROFILE = BotProfile(

@@ -21,7 +21,6 @@ from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_o
 from reviewcoord.bots.common import (
     Notice,
     clean_body,
-    fallback_finding,
     first_sentence,
     found,
     lead,
@@ -32,6 +31,7 @@ from reviewcoord.bots.common import (
     own_words,
     plain_text,
     read_notice,
+    unread,
 )
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import ParsedComment, RawComment
@@ -216,7 +216,7 @@ def parse(comment: RawComment) -> ParsedComment:
                 parse_note="a reply that speaks of withdrawing but withdraws nothing; kept",
             )
         return noise("greptile thread reply")
-    return fallback_finding(KEY, comment, "unrecognised greptile comment")
+    return unread(KEY, comment, "unrecognised greptile comment")
 
 
 # Its check run `Greptile Review` (app `greptile-apps`): in progress while it works; completed

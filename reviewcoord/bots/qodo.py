@@ -21,7 +21,6 @@ import re
 from reviewcoord.bots.common import (
     Notice,
     clean_body,
-    fallback_finding,
     first_sentence,
     found,
     lead,
@@ -30,6 +29,7 @@ from reviewcoord.bots.common import (
     noise,
     plain_text,
     read_notice,
+    unread,
 )
 from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import Finding, Level, ParsedComment, RawComment
@@ -210,7 +210,7 @@ def parse(comment: RawComment) -> ParsedComment:
             return notice
         if _SUMMARY_HEADING.search(lead(body)):  # its heading opens it: framing, not a phrase
             return noise("qodo PR summary")
-        return fallback_finding(KEY, comment, "unrecognised qodo comment")
+        return unread(KEY, comment, "unrecognised qodo comment")
     commit = _commit(body)
     region = body[heading.end() :]
     tail = _TAIL.search(region)
@@ -221,7 +221,7 @@ def parse(comment: RawComment) -> ParsedComment:
         return found(findings, "qodo code review", commit)
     if _open_count(region) > 0:
         # The header counts open findings we could not read: keep the comment, loudly.
-        return fallback_finding(KEY, comment, "qodo header counts open findings none parsed")
+        return unread(KEY, comment, "qodo header counts open findings none parsed")
     return ParsedComment(
         kind="reviewed", reason="qodo code review, no open findings", reviewed_commit=commit
     )
