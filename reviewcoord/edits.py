@@ -9,12 +9,13 @@ back only for a Bot actor, and only matches a Bot author (a user `claude` is not
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 
+from reviewcoord.bots import display_name
 from reviewcoord.github.gateway import Actor, CommentEdits
-from reviewcoord.model import RawComment
+from reviewcoord.model import Finding, ParseNote, RawComment
 from reviewcoord.replies import COMMAND_LINE, is_human
 
 
@@ -156,4 +157,39 @@ def recorded_own_texts(
         why = held.get(f"{c.endpoint}:{c.id}")
         own = OwnText(why, c.created_at) if why else OwnText(None, c.updated_at, in_place=True)
         out[(c.endpoint, c.id)] = own
+    return out
+
+
+WITHDRAWN_WORDS_MAX = 80
+
+
+@dataclass(frozen=True)
+class Withdrawals:
+    """What the bots' withdrawals by edit come to: the findings that stay (their comment was
+    edited by someone else), a note per withdrawal honoured, and the withdrawn findings' stable
+    ids with why (a recorded one is likely fixed, never carried forward)."""
+
+    kept: list[Finding] = field(default_factory=list)
+    notes: list[ParseNote] = field(default_factory=list)
+    ids: dict[str, str] = field(default_factory=dict)
+
+
+def settle_withdrawals(
+    withdrawn: Sequence[tuple[Finding, str]], foreign_bots: Mapping[tuple[str, int], str]
+) -> Withdrawals:
+    """A bot's withdrawal by editing its own comment ("No longer relevant as of <sha>") holds
+    only if every edit of that comment is the bot's: a comment someone else edited (or whose
+    history could not be read — `foreign`) keeps its findings, which the judge then holds at
+    their first level."""
+    out = Withdrawals()
+    for finding, words in withdrawn:
+        if (finding.endpoint, finding.comment_id) in foreign_bots:
+            out.kept.append(finding)
+            continue
+        said = words[:WITHDRAWN_WORDS_MAX]
+        why = f"withdrawn by {display_name(finding.bot)} in its own edit ({said})"
+        out.notes.append(
+            ParseNote(bot=finding.bot, url=finding.url, note=f"finding {why}: {finding.title}")
+        )
+        out.ids[finding.stable_id] = why
     return out

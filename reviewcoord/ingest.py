@@ -85,6 +85,11 @@ class Ingested:
     # Bots whose newest signal on the head is a tracker's "done" with no review yet: shown
     # `working` (FINISHING) until the review lands or the run's `finishing-grace` has passed.
     finishing: frozenset[BotKey] = frozenset()
+    # Findings a bot withdrew by editing its comment, with its words: out of the gate only if
+    # the edit is its own (the judge asks reviewcoord/edits.py `settle_withdrawals`).
+    withdrawn: tuple[tuple[Finding, str], ...] = ()
+    # The review effort each bot said it used on the head (Copilot's "Lite"), newest first.
+    efforts: dict[BotKey, str] = field(default_factory=dict)
     # What the reading's parts beyond comments said (their states, a source's findings), for
     # the noop's fingerprint; "" when nothing but comments was read.
     evidence_digest: str = ""
@@ -246,6 +251,8 @@ class _Tally:
     reviewed_at: dict[BotKey, datetime] = field(default_factory=dict)
     unreadable: set[BotKey] = field(default_factory=set)
     marked: list[Marked] = field(default_factory=list)
+    withdrawn: list[tuple[Finding, str]] = field(default_factory=list)
+    efforts: dict[BotKey, str] = field(default_factory=dict)
 
     def reviewed(self, bot: BotKey, when: datetime | None) -> None:
         earliest = self.reviewed_at.get(bot)
@@ -322,6 +329,7 @@ def _parse(
     parsed = parse_comment(bot, comment, table)
     own = _own(comment, edits)
     tally.findings.extend(parsed.findings)
+    tally.withdrawn.extend((f, parsed.withdrawn) for f in parsed.withdrawn_findings)
     if (parsed.withdraws is not None or parsed.marks) and own.foreign is not None:
         note = f"not taken from this comment: it {own.foreign}"
         tally.notes.append(ParseNote(bot=bot, url=comment.html_url, note=note))
@@ -351,6 +359,8 @@ def _state_of(tally: _Tally, read: _Read, facts: HeadFacts) -> bool:
     when = read.signal.when
     if state == "reviewed":
         tally.reviewed(read.bot, when)
+        if parsed.effort:
+            tally.efforts[read.bot] = parsed.effort
     done = parsed.tracker_done and state == "reviewed"
     detail = FINISHING if done else parsed.detail
     signal = _Signal(
@@ -427,6 +437,8 @@ def ingest(
         reviewed_at=tally.reviewed_at,
         unreadable=frozenset(tally.unreadable),
         finishing=frozenset(finishing),
+        withdrawn=tuple(tally.withdrawn),
+        efforts=tally.efforts,
         evidence_digest=_digest(said) if said else "",
         facts=facts,
         on_head=on_head,

@@ -126,6 +126,13 @@ class ParsedComment(Frozen):
     # What this review body says about the bot's inline comments (levels, resolved): applied
     # to their findings by reviewcoord/marks.py, the newest review's word winning.
     marks: tuple[ThreadMark, ...] = ()
+    # The bot edited this comment to withdraw what it reported ("No longer relevant as of
+    # <sha>"): its own words, and the findings the comment still shows. They are out of the
+    # gate only if the edit is the bot's own (reviewcoord/edits.py `settle_withdrawals`).
+    withdrawn: str = ""
+    withdrawn_findings: tuple[Finding, ...] = ()
+    # The review effort the bot says it used ("Lite", "Balanced", "Max": Copilot), if any.
+    effort: str = ""
 
 
 class BotStatus(Frozen):

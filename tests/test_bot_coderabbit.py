@@ -158,7 +158,8 @@ def test_inline_header_type_first() -> None:
     assert finding.title == "Guard the nil service."
     assert finding.severity_raw == "_🔴 Critical_"
     assert finding.severity == "critical"
-    assert finding.gist == "Calling it panics."
+    # The other header fields are detail the gist leads with, never a severity (issue 25).
+    assert finding.gist == "[Potential issue · Heavy lift] Calling it panics."
     assert (finding.file, finding.line) == ("a.py", 10)
 
 

@@ -119,6 +119,11 @@ def parse_comment(
         parsed: ParsedComment = REGISTRY.profile(bot).parse(comment)
     except Exception as exc:  # a parser bug must become data, not a crash
         parsed = unread(bot, comment, f"parser error: {type(exc).__name__}")
-    if not parsed.findings:
+    if not parsed.findings and not parsed.withdrawn_findings:
         return parsed
-    return parsed.model_copy(update={"findings": REGISTRY.levelled(parsed.findings, table)})
+    return parsed.model_copy(
+        update={
+            "findings": REGISTRY.levelled(parsed.findings, table),
+            "withdrawn_findings": REGISTRY.levelled(parsed.withdrawn_findings, table),
+        }
+    )

@@ -14,20 +14,24 @@ from __future__ import annotations
 import re
 
 from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_of
+from reviewcoord.bots.coderabbit_findings import (
+    FOLD_ITEM,
+    ITEM,
+    QUOTE_PREFIX,
+    inline_finding,
+    review_items,
+)
 from reviewcoord.bots.common import (
     Notice,
     clean_body,
     failed,
-    first_line,
     first_sentence,
     found,
     lead,
-    location,
-    make_finding,
-    marked_lines,
     noise,
     notice_lead,
     opening_markers,
+    own_words,
     plain_text,
     read_notice,
     skipped,
@@ -36,7 +40,7 @@ from reviewcoord.bots.common import (
     working,
 )
 from reviewcoord.bots.profile import BotProfile
-from reviewcoord.model import Finding, ParsedComment, RawComment
+from reviewcoord.model import ParsedComment, RawComment
 
 KEY = "coderabbit"
 LOGINS: frozenset[str] = frozenset({"coderabbitai[bot]"})
@@ -44,36 +48,8 @@ LOGINS: frozenset[str] = frozenset({"coderabbitai[bot]"})
 TRIGGER = "@coderabbitai review"
 REREQUEST = f"re-request with `{TRIGGER}`"
 
-# `_⚠️ Potential issue_ | _🟠 Major_ | _⚡ Quick win_`: two to five `_field_`s on one line.
-_HEADER = re.compile(
-    r"^[ \t]{0,3}_[^_\n]{1,80}_(?:[ \t]{0,4}\|[ \t]{0,4}_[^_\n]{1,80}_){1,4}[ \t]*$", re.M
-)
-_FIELD = re.compile(r"_(?P<field>[^_\n]{1,80})_")
-# The severity vocabulary, wherever the field stands (effort tags carry none of these words).
-_SEVERITY_WORD = re.compile(r"(?<![A-Za-z])(?:Critical|Major|Minor|Trivial)(?![A-Za-z])")
-_NITPICK_WORD = re.compile(r"(?<![A-Za-z])Nitpick(?![A-Za-z])")
-_TITLE = re.compile(r"^[ \t]{0,3}\*\*(?P<title>[^\n]{1,500}?)\*\*[ \t]*$", re.M)
 _LETTERS = re.compile(r"[^a-z]+")
-
-# Review body.
 _ACTIONABLE = re.compile(r"\*\*Actionable comments posted:[ \t]*\d{1,6}\*\*")
-_SUMMARY_TAG = re.compile(
-    r"<summary>(?P<text>[^<>\n]{1,500}?)(?:[ \t]\((?P<count>\d{1,6})\))?</summary>"
-)
-_ITEM = re.compile(
-    r"^[ \t>]{0,20}`(?P<start>\d{1,7})(?:[ \t]{0,2}[-–][ \t]{0,2}(?P<end>\d{1,7}))?`:[ \t]{0,4}"
-    r"\*\*(?P<title>[^\n]{1,500}?)\*\*",
-    re.M,
-)
-# The outside-diff layout of late 2026: one fold per item whose summary holds it all —
-# `<summary><em>🟡 Minor</em> · title · <code>path:295-299</code></summary>`.
-_FOLD_ITEM = re.compile(
-    r"<summary>[ \t]{0,4}<em>(?P<level>[^<>\n]{1,60})</em>[ \t]{0,4}·[ \t]{0,4}"
-    r"(?P<title>[^\n]{1,600}?)[ \t]{0,4}·[ \t]{0,4}<code>(?P<path>[^<>\s]{1,500}?):"
-    r"(?P<start>\d{1,7})(?:[ \t]{0,2}[-–][ \t]{0,2}(?P<end>\d{1,7}))?</code>[ \t]{0,4}</summary>"
-)
-_PATH_START = re.compile(r"[A-Za-z0-9._/~@+-]")
-NITPICK_LABEL = "🧹 Nitpick"
 
 # Summary / walkthrough issue comment. Its run states are read from CodeRabbit's own framing
 # only — its marker lines `<!-- This is an auto-generated comment: <what> by coderabbit.ai -->`
@@ -108,8 +84,6 @@ _HEAD_COMMIT_ID = re.compile(
 )
 _REPLY = re.compile(r"auto-generated reply by CodeRabbit", re.I)
 _ACTIONS_PERFORMED = re.compile(r"(?:[✅☑️ ]{0,4})?Actions? performed\b", re.I)
-_QUOTE_PREFIX = re.compile(r"^[ \t]{0,8}(?:>[ \t]{0,4}){0,8}(?:#{1,6}[ \t]{1,4})?", re.M)
-_HEAD_LIMIT = 4000
 # "**<org> is on CodeRabbit Free, which includes PR summaries. Ask your admin to upgrade for code
 # reviews.**" (no marker; FORMATS-2026 §9): the plan does not include reviews.
 NOTICES = (
@@ -126,154 +100,8 @@ def canonical_label(raw: str) -> str:
     return _LETTERS.sub(" ", raw.casefold()).strip()
 
 
-def _severity_field(text: str) -> str | None:
-    """The raw severity of a header line in `text`'s opening (`_🟠 Major_`), else None."""
-    header = _HEADER.search(text[:_HEAD_LIMIT])
-    if header is None:
-        return None
-    fields = [m.group(0) for m in _FIELD.finditer(header.group(0))]
-    for raw in fields:
-        if _SEVERITY_WORD.search(raw):
-            return raw
-    for raw in fields:  # no severity word: a `_🧹 Nitpick_` type alone is the label
-        if _NITPICK_WORD.search(raw):
-            return raw
-    return None
-
-
-_DETAILS_OPEN = re.compile(r"<details\b", re.I)
-_DETAILS_CLOSE = re.compile(r"</details>", re.I)
-_TITLE_SCAN = 60_000
-# `**Title.**` alone on its line, or leading it (`**Title.** More of the explanation.`).
-_LEAD_TITLE = re.compile(r"[ \t]{0,3}\*\*(?P<title>[^*\n]{1,500}?)\*\*(?=[ \t]|$)")
-
-
-def _title(rest: str) -> tuple[str, str]:
-    """(title, explanation) after the header: the finding's own bold title line — the first
-    one outside every `<details>` fold and fence (a fold's summary such as `🧩 Analysis chain`,
-    or a bold line inside it, is never the title) — else its first line of prose there."""
-    depth = 0
-    offset = 0
-    prose: tuple[str, int] | None = None
-    for line, quoted in marked_lines(rest[:_TITLE_SCAN]):
-        offset += len(line) + 1
-        opened = len(_DETAILS_OPEN.findall(line))
-        if depth == 0 and not opened and not quoted:
-            bold = _LEAD_TITLE.match(line)
-            if bold is not None:
-                return bold.group("title").strip(), line[bold.end() :] + "\n" + rest[offset:]
-            if prose is None and plain_text(line):
-                prose = (line, offset)
-        depth = max(0, depth + opened - len(_DETAILS_CLOSE.findall(line)))
-    if prose is not None:
-        return first_line(prose[0]), rest[prose[1] :]
-    return first_line(rest), rest
-
-
-def _inline(comment: RawComment, body: str) -> ParsedComment | None:
-    header = _HEADER.search(body[:_HEAD_LIMIT])
-    if header is None:
-        return None
-    rest = body[header.end() :]
-    title, explanation = _title(rest)
-    file, line, line_end = location(comment)
-    finding = make_finding(
-        KEY,
-        comment,
-        title=title or first_line(body),
-        severity_raw=_severity_field(body),
-        file=file,
-        line=line,
-        line_end=line_end,
-        gist=first_sentence(explanation),
-    )
-    return found([finding], "coderabbit inline finding")
-
-
-def _section(text: str) -> str | None:
-    """The kind of fold a `<summary>` opens: "nitpick", "outside", another section ("other"),
-    or None for a per-file group (its text is the path)."""
-    if _PATH_START.match(text) and not text.casefold().endswith("comments"):
-        return None
-    folded = text.casefold()
-    if "nitpick comments" in folded:
-        return "nitpick"
-    if "outside diff range" in folded:
-        return "outside"
-    return "other"
-
-
-def _review_items(comment: RawComment, body: str) -> list[Finding]:
-    """The nitpick and outside-diff items of a review body, in order."""
-    tokens: list[tuple[int, int, re.Match[str], str]] = []
-    for tag in _SUMMARY_TAG.finditer(body):
-        tokens.append((tag.start(), tag.end(), tag, "summary"))
-    for item in _ITEM.finditer(body):
-        tokens.append((item.start(), item.end(), item, "item"))
-    tokens.sort(key=lambda token: token[0])
-    findings: list[Finding] = []
-    section: str | None = None
-    path: str | None = None
-    for index, (_start, end, match, what) in enumerate(tokens):
-        if what == "summary":
-            text = plain_text(match.group("text"))
-            kind = _section(text)
-            if kind is None:
-                path = text if section in ("nitpick", "outside") else None
-            else:
-                section, path = kind, None
-            continue
-        if section not in ("nitpick", "outside") or path is None:
-            continue
-        stop = tokens[index + 1][0] if index + 1 < len(tokens) else len(body)
-        text = body[end:stop]
-        start_line = int(match.group("start"))
-        end_raw = match.group("end")
-        line_end = int(end_raw) if end_raw and int(end_raw) > start_line else None
-        severity = NITPICK_LABEL if section == "nitpick" else _severity_field(text)
-        findings.append(
-            make_finding(
-                KEY,
-                comment,
-                title=match.group("title").strip(),
-                severity_raw=severity,
-                file=path,
-                line=start_line,
-                line_end=line_end,
-                gist=first_sentence(text),
-            )
-        )
-    return findings
-
-
-def _fold_items(comment: RawComment, body: str) -> list[Finding]:
-    """The items of the late-2026 outside-diff layout (`_FOLD_ITEM`), each a finding with its
-    level, title, file and lines; the gist is the prose of its fold."""
-    matches = list(_FOLD_ITEM.finditer(body))
-    findings: list[Finding] = []
-    for index, match in enumerate(matches):
-        stop = matches[index + 1].start() if index + 1 < len(matches) else len(body)
-        text = _QUOTE_PREFIX.sub("", body[match.end() : stop])
-        _, explanation = _title(text.split("\n", 1)[-1] if _HEADER.search(text) else text)
-        start = int(match.group("start"))
-        end = int(match.group("end")) if match.group("end") else None
-        findings.append(
-            make_finding(
-                KEY,
-                comment,
-                title=match.group("title"),
-                severity_raw=plain_text(match.group("level")),
-                file=match.group("path"),
-                line=start,
-                line_end=end if end is not None and end > start else None,
-                gist=first_sentence(explanation),
-            )
-        )
-    return findings
-
-
 def _review(comment: RawComment, body: str) -> ParsedComment:
-    findings = _review_items(comment, body) + _fold_items(comment, body)
+    findings = review_items(comment, body)
     if findings:
         return found(findings, "coderabbit review body items")
     # The round's closing review: a done signal for its commit_id (ingest ties it to the head).
@@ -282,7 +110,7 @@ def _review(comment: RawComment, body: str) -> ParsedComment:
 
 def _reason_after(body: str, at: int) -> str:
     """The first sentence after a heading such as `## Review skipped` (quote marks dropped)."""
-    text = _QUOTE_PREFIX.sub("", body[at : at + 1000])
+    text = QUOTE_PREFIX.sub("", body[at : at + 1000])
     return first_sentence(text)
 
 
@@ -362,20 +190,50 @@ def parse(comment: RawComment) -> ParsedComment:
     if comment.endpoint == "review" and _ACTIONABLE.match(opening):
         return _review(comment, body)
     # A finding's shape first: whatever its text quotes, an inline header makes it a finding.
-    inline = _inline(comment, body)
+    inline = inline_finding(comment, body)
     if inline is not None:
-        return inline
+        return found([inline], "coderabbit inline finding")
     if _is_summary(body):
         return _summary(body)
-    if comment.endpoint == "review" and (_ITEM.search(body) or _FOLD_ITEM.search(body)):
+    if comment.endpoint == "review" and (ITEM.search(body) or FOLD_ITEM.search(body)):
         return _review(comment, body)
     notice = read_notice(body, NOTICES)
     if notice is not None:
         return notice
     replied = any(_REPLY.search(inner) for inner in opening_markers(body))
-    if comment.in_reply_to_id is not None or replied or _ACTIONS_PERFORMED.match(opening):
-        return noise("coderabbit reply or notice")
+    reply = replied or _ACTIONS_PERFORMED.match(opening) or _FULL_REVIEW.match(opening)
+    if reply or comment.in_reply_to_id is not None:
+        limit = _limit_reply(body) if reply else None
+        return limit or noise("coderabbit reply or notice")
     return unread(KEY, comment, "unrecognised coderabbit comment")
+
+
+# Its reply to a review command, e.g. "✅ Action performed — Full review finished." and, below a
+# rule, the Fair-Usage paragraph "Your included review limit is currently reached … Your next
+# included review will be available in 54 minutes." (N5_cr_stillwater2806_fullreview_limit), or
+# "You're currently rate limited under our Fair Usage Limits Policy. …": a line of its own in
+# CodeRabbit's reply (never a phrase in a quote or code) — the review it answers may not have
+# happened: `failed`. A review of the head that did land keeps the bot `reviewed` (a failure
+# notice never undoes a finished review of the same head: reviewcoord/ingest.py).
+_FULL_REVIEW = re.compile(r"(?:✅[ \t]*)?(?:Full )?review (?:finished|triggered)\.", re.I)
+_LIMIT_LINE = re.compile(
+    r"^[ \t]{0,3}(?:Your (?:included )?review limit is currently reached|You(?:['’]re| are) "
+    r"currently rate limited|You are rate limited by coderabbit\.ai)\b",
+    re.I | re.M,
+)
+_NEXT_IN = re.compile(
+    r"available in[ \t]{1,3}(?P<when>\d{1,4}[ \t]{1,3}(?:minutes?|hours?|seconds?))"
+)
+
+
+def _limit_reply(body: str) -> ParsedComment | None:
+    words = own_words(body[:4000])
+    line = _LIMIT_LINE.search(words)
+    if line is None:
+        return None
+    after = _NEXT_IN.search(words, line.start())
+    when = f"; next review in {after.group('when')}" if after else ""
+    return failed(f"review limit reached (Fair Usage){when}", "coderabbit limit reply")
 
 
 # Its own signal (`reviews.review_progress`): a check run, or on older setups a commit status,

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 
 from reviewcoord.bots.checks import EvidenceContext, FromEvidence, Said, reactions_by
+from reviewcoord.bots.codex_tracker import tracker
 from reviewcoord.bots.common import (
     PERMALINK,
     clean_body,
-    clip,
     failed,
     first_sentence,
     found,
@@ -25,9 +25,7 @@ from reviewcoord.bots.common import (
     noise,
     opening_markers,
     own_words,
-    plain_text,
     unread,
-    working,
 )
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import Finding, ParsedComment, RawComment
@@ -48,26 +46,6 @@ _SUB_TAGS = re.compile(r"^(?:[ \t]*</?sub>)*[ \t]*")
 _REVIEWED_COMMIT = re.compile(r"\*\*Reviewed commit:\*\*[ \t]*`?(?P<sha>[0-9a-fA-F]{7,40})\b")
 _CLEAN = re.compile(r"Codex Review:[ \t]*Did(?:n['’]t| not) find any major issues", re.I)
 _SUMMARY = re.compile(r"<!--[ \t]*codex-pull-request-review-summary|##[ \t]*Codex Review Summary")
-_TICKED_SHA = re.compile(r"`(?P<sha>[0-9a-fA-F]{7,40})`")
-# The status word of a tracker row, as the row writes it (`✅ **Completed** <relative-time …>`).
-_ROW_STATUS = re.compile(
-    r"^[^A-Za-z]{0,20}(?P<word>running|in progress|queued|pending|completed|failed|errored|error"
-    r"|timed out|cancell?ed)\b",
-    re.I,
-)
-_ROW_STATES: dict[str, str] = {
-    "running": "in_progress",
-    "in progress": "in_progress",
-    "queued": "in_progress",
-    "pending": "in_progress",
-    "completed": "reviewed",
-    "failed": "failed",
-    "error": "failed",
-    "errored": "failed",
-    "timed out": "failed",
-    "cancelled": "failed",
-    "canceled": "failed",
-}
 # Notices that Codex could not review (issue comments; FORMATS §1 "Notices"; the org-credit
 # variant N3_codex_dotfiles281_quota_credits). Each: (pattern, one-line detail).
 _FAILURE_NOTICES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -78,6 +56,12 @@ _FAILURE_NOTICES: tuple[tuple[re.Pattern[str], str], ...] = (
         "usage limit reached",
     ),
     (re.compile(r"Credits must be used to enable", re.I), "credits are required for reviews"),
+    # "Codex Review: Something went wrong. Try again later by commenting "@codex review"." (both
+    # quote styles; N5_codex_wentwrong_*): a transient error — retriable.
+    (
+        re.compile(r"Codex Review:[ \t]*Something went wrong\b", re.I),
+        "something went wrong; retry with `@codex review`",
+    ),
     (
         re.compile(r"To use Codex here", re.I),
         "Codex is not set up for this repository (no environment or account connected)",
@@ -93,8 +77,11 @@ _FAILURE_NOTICES: tuple[tuple[re.Pattern[str], str], ...] = (
         "could not complete the review request",
     ),
 )
+# A review body that wraps inline findings: the code review's (`### 💡 Codex Review`) and the
+# security review's (`### 🛡️ Codex Security Review · _Automatically triggered_`, N5_codex_*).
 _WRAPPER = re.compile(
-    r"💡 Codex Review|Here are some automated review suggestions|About Codex in GitHub"
+    r"💡 Codex Review|🛡️ Codex Security Review|Here are some automated (?:security )?review "
+    r"suggestions|About Codex (?:security reviews )?in GitHub"
 )
 _FOOTER = "Useful? React with"
 # How a person asks Codex again (shown when it did not review the head).
@@ -150,65 +137,6 @@ def _findings(comment: RawComment, body: str, commit: str | None) -> list[Findin
     return findings
 
 
-def _tracker_row(body: str) -> list[str] | None:
-    """The cells of the tracker's Code Review row (else its first data row): `| 📝 **Code
-    Review** | ✅ **Completed** <relative-time …> | `8777ef4` | PR opened |`. Only table rows
-    are read: the About box below says "while any review is running" in every state."""
-    rows: list[list[str]] = []
-    for line in body.splitlines()[:200]:
-        text = line.strip()
-        if not text.startswith("|"):
-            continue
-        cells = [cell.strip() for cell in text.strip("|").split("|")]
-        if len(cells) < 3 or set("".join(cells)) <= set("-: "):
-            continue
-        if plain_text(cells[1]).casefold() == "status":
-            continue  # the header row
-        rows.append(cells)
-    for cells in rows:
-        name = plain_text(cells[0]).casefold()
-        if "code review" in name and "security" not in name:
-            return cells
-    return rows[0] if rows else None
-
-
-def _summary(body: str) -> ParsedComment:
-    """The status tracker, edited in place: Running → Completed / Failed, with the short SHA it
-    is about in the Commit column (N3_codex_status_asic381_propened). A row for another SHA says
-    nothing about the head (ingest checks `reviewed_commit`); "Completed" is a done signal, not
-    a clean verdict: the findings are the inline comments and review bodies."""
-    cells = _tracker_row(body)
-    if cells is None:
-        return noise("codex status tracker without a status row")
-    status_text = plain_text(cells[1])
-    word = _ROW_STATUS.search(status_text)
-    status = word.group("word").casefold() if word else ""
-    state = _ROW_STATES.get(status)
-    sha = _TICKED_SHA.search(cells[2]) if len(cells) > 2 else None
-    commit = sha.group("sha").lower() if sha else None
-    trigger = plain_text(cells[3]) if len(cells) > 3 else ""
-    why = f" ({clip(trigger, 40)})" if trigger else ""
-    if state == "in_progress":
-        return working(f"review running{why}", "codex status: running", commit)
-    if state == "failed":
-        return failed(f"review {status}{why}", "codex status: failed", commit)
-    if state == "reviewed":
-        if commit is None:  # a done row must name the commit it reviewed to count
-            return noise("codex status: completed, no commit stated")
-        return ParsedComment(
-            kind="reviewed",
-            reason="codex status: completed",
-            reviewed_commit=commit,
-            tracker_done=True,
-        )
-    return ParsedComment(
-        kind="noise",
-        reason="codex status tracker",
-        parse_note=f"codex status tracker with an unknown status {clip(status_text, 60)!r}",
-        reviewed_commit=None,
-    )
-
-
 def _failure_notice(body: str) -> ParsedComment | None:
     """A notice by its first line only (Codex opens every notice with it), never a phrase."""
     head = lead(body)
@@ -228,7 +156,7 @@ def parse(comment: RawComment) -> ParsedComment:
         return found(findings, f"codex {comment.endpoint} finding", commit)
     framed = any("codex-pull-request-review-summary" in m for m in opening_markers(body))
     if framed or _SUMMARY.match(lead(body)):  # the tracker by its framing, not a phrase
-        return _summary(body)
+        return tracker(body)
     if _CLEAN.match(lead(body)):
         return ParsedComment(kind="clean", reason="codex clean verdict", reviewed_commit=commit)
     notice = _failure_notice(body)

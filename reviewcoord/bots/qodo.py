@@ -43,7 +43,12 @@ REREQUEST = f"re-request with `{TRIGGER}`"
 # Qodo's notices by their first line (FORMATS-2026 §9): paused reviews (subscription, trial,
 # credits, seat) are a billing failure; the monthly-quota note is a warning that reports nothing.
 NOTICES = (
-    Notice(re.compile(r"Qodo reviews are paused\b", re.I), "failed", "qodo reviews paused"),
+    # Autumn 2026 (N5_qodo_billing_blocked): `<!-- qodo:billing-blocked -->`, then the line
+    # in bold, opening with "ⓘ ". Billing, like a credit limit: `failed` (docs/bot-formats.md
+    # § Qodo) — never `skipped`, which is a refusal by design that no payment changes.
+    Notice(
+        re.compile(r"(?:ⓘ[ \t]*)?Qodo reviews are paused\b", re.I), "failed", "qodo reviews paused"
+    ),
     Notice(
         re.compile(r"(?:ⓘ[ \t]*)?You are approaching your monthly quota for Qodo", re.I),
         "noise",

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reviewcoord.edits import stamp
+from reviewcoord.edits import settle_withdrawals, stamp
 from reviewcoord.group import group
 from reviewcoord.history import History
 from reviewcoord.judgement.annotate import accepted_findings, annotate, cycle_changes
@@ -80,15 +80,20 @@ def judge(
     settings = settings or JudgeSettings()
     edits = edits or ForeignEdits()
     table = merged_table(settings.severity_overrides)
+    withdrawals = settle_withdrawals(subject.ingested.withdrawn, edits.bots)
     findings, held_notes = hold_levels(
-        identify(subject.ingested.findings, subject.comments, ctx.record), edits.bots, ctx.record
+        identify([*subject.ingested.findings, *withdrawals.kept], subject.comments, ctx.record),
+        edits.bots,
+        ctx.record,
     )
+    held_notes = [*withdrawals.notes, *held_notes]
     carried = carry(
         findings,
         subject.comments,
         subject.ingested,
         ctx,
         held=frozenset(edits.bots),
+        withdrawn=withdrawals.ids,
     )
     groups = rank(group(carried.kept, settings.group_window))
     bound = bind(carried.kept, subject.comments, ctx, edits.commands)

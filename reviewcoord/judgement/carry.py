@@ -139,8 +139,10 @@ def carry(
     ingested: Ingested,
     ctx: CycleContext,
     held: frozenset[tuple[str, int]] = frozenset(),
+    withdrawn: Mapping[str, str] | None = None,
 ) -> Carried:
-    """`held`: bot comments someone else edited: what they no longer report is not fixed."""
+    """`held`: bot comments someone else edited: what they no longer report is not fixed.
+    `withdrawn`: stable ids a bot withdrew in its own edit, with why: likely fixed."""
     record = ctx.record
     by_key: dict[tuple[Origin, int], RawComment] = {(c.endpoint, c.id): c for c in comments}
     by_base: dict[str, list[Finding]] = {}
@@ -160,7 +162,9 @@ def carry(
         """A recorded open finding not reported on this head: likely fixed, or carried."""
         # An edited bot comment (held) is no evidence either way: what it no longer says is
         # not fixed.
-        why = None if (e.endpoint, e.comment_id) in held else evidence(e)
+        why = (withdrawn or {}).get(e.stable_id)
+        if why is None and (e.endpoint, e.comment_id) not in held:
+            why = evidence(e)
         if why is not None:
             out.likely_fixed[e.stable_id] = e
             out.changes.append(likely_fixed_change(e, why))
