@@ -68,6 +68,11 @@ KIND_EXCEPTIONS = {
     "N4_cop_pc4r3_review": "reviewed",
     "P_qoax_r1_changes": "reviewed",  # the older overview's 🟡 verdict: a review of its commit
     "N4_grep_mise13233_summary": "reviewed",
+    # Codex's status table whose only row is the security review: it says nothing about the
+    # code review (issue 25), so it is no run-state signal at all.
+    "N5_codex_dotfiles297_status_security": "noise",
+    # CodeAnt's review-status table, its newest record done: a done signal for that commit.
+    "N5_codeant_cc1745_status": "reviewed",
 }
 
 # Corpus entries allowed to end up as a fallback finding (parse note), with the reason: none.

@@ -15,15 +15,20 @@ from collections.abc import Mapping
 from reviewcoord.bots import (
     claude,
     code_scanning,
+    codeant,
     coderabbit,
     codex,
     copilot,
+    cubic,
     cursor,
+    devin,
     gemini,
+    graphite,
     greptile,
+    macroscope,
     qodo,
 )
-from reviewcoord.bots.common import unread
+from reviewcoord.bots.notices import unread
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.bots.registry import REGISTRY, Registry
 from reviewcoord.model import BotKey, Level, ParsedComment, RawComment
@@ -37,6 +42,12 @@ BUILT_IN: tuple[BotProfile, ...] = (
     gemini.PROFILE,
     greptile.PROFILE,
     qodo.PROFILE,
+    # Added by teams in autumn 2026 (issue 25; docs/bot-formats.md Part 3).
+    cubic.PROFILE,
+    macroscope.PROFILE,
+    codeant.PROFILE,
+    graphite.PROFILE,
+    devin.PROFILE,
     code_scanning.PROFILE,  # a source, not a reviewer (pack `none`): last
 )
 for _profile in BUILT_IN:

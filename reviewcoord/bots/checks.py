@@ -200,3 +200,13 @@ def reactions_by(evidence: Evidence, context: EvidenceContext) -> list[Reaction]
         and binds_to_head(Signal(context.bot, "reaction", when=r.created_at), facts)
     ]
     return sorted(mine, key=lambda r: (r.created_at or datetime.min.replace(tzinfo=UTC), r.id))
+
+
+def finishing_or_failed(view: CheckView, what: str = "check") -> Said:
+    """A completed check that does not say more: `success`/`neutral` — its review and comments
+    follow (finishing); any other conclusion — it could not review (`failed`), in its words."""
+    said = (view.title or view.summary).strip()[:200]
+    if view.conclusion in ("success", "neutral"):
+        return Said("finishing", f"its {what} says {said or view.conclusion}", view.url)
+    why = f": {said}" if said else ""
+    return Said("failed", f"its {what} ended {view.conclusion}{why}", view.url, view.when)

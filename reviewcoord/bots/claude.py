@@ -28,8 +28,8 @@ from reviewcoord.bots.common import (
     own_words,
     plain_text,
     stated_path_line,
-    unread,
 )
+from reviewcoord.bots.notices import unread
 from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import Finding, ParsedComment, RawComment
 

@@ -28,8 +28,8 @@ from reviewcoord.bots.common import (
     location,
     make_finding,
     noise,
-    unread,
 )
+from reviewcoord.bots.notices import unread
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import Finding, Frozen, Level, ParsedComment, ParseNote, RawComment
 from reviewcoord.reading import Evidence

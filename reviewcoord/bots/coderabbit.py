@@ -13,7 +13,14 @@ from __future__ import annotations
 
 import re
 
-from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_of
+from reviewcoord.bots.checks import (
+    Check,
+    CheckView,
+    Said,
+    finishing_or_failed,
+    from_checks,
+    kinds_of,
+)
 from reviewcoord.bots.coderabbit_findings import (
     FOLD_ITEM,
     ITEM,
@@ -22,23 +29,20 @@ from reviewcoord.bots.coderabbit_findings import (
     review_items,
 )
 from reviewcoord.bots.common import (
-    Notice,
     clean_body,
     failed,
     first_sentence,
     found,
     lead,
     noise,
-    notice_lead,
     opening_markers,
     own_words,
     plain_text,
-    read_notice,
     skipped,
     unfenced_lines,
-    unread,
     working,
 )
+from reviewcoord.bots.notices import Notice, notice_lead, read_notice, unread
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import ParsedComment, RawComment
 
@@ -250,10 +254,7 @@ def _coderabbit_check(view: CheckView) -> Said | None:
         return Said("skipped", said, view.url, view.when)
     if _RATE_LIMITED.match(said):
         return Said("failed", said, view.url, view.when)
-    if view.conclusion in ("success", "neutral"):
-        return Said("finishing", f"its check says {said or view.conclusion}", view.url)
-    why = f": {said}" if said else ""
-    return Said("failed", f"its check ended {view.conclusion}{why}", view.url, view.when)
+    return finishing_or_failed(view)
 
 
 CHECKS = (

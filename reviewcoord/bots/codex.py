@@ -25,8 +25,8 @@ from reviewcoord.bots.common import (
     noise,
     opening_markers,
     own_words,
-    unread,
 )
+from reviewcoord.bots.notices import unread
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import Finding, ParsedComment, RawComment
 from reviewcoord.reading import Evidence

@@ -7,9 +7,7 @@ body can be 1 MB and a parser must stay linear on it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Iterator
 
 from reviewcoord.model import BotKey, Finding, ParsedComment, RawComment, stable_finding_id
 
@@ -43,7 +41,7 @@ def clean_body(body: str) -> str:
     return _INVISIBLE.sub("", body.replace("\r\n", "\n").replace("\r", "\n"))
 
 
-def _strip_html_comments(text: str) -> str:
+def strip_html_comments(text: str) -> str:
     # A hand loop instead of `<!--.*?-->`: that regex is quadratic on many unclosed `<!--`.
     out: list[str] = []
     pos = 0
@@ -63,7 +61,7 @@ def _strip_html_comments(text: str) -> str:
 
 def plain_text(markdown: str) -> str:
     """Markdown/HTML reduced to its words: comments, tags, images dropped, links to their text."""
-    text = _strip_html_comments(markdown)
+    text = strip_html_comments(markdown)
     text = _MD_IMAGE.sub(" ", text)
     text = _MD_LINK.sub(r"\1", text)
     text = _TAG.sub(" ", text)
@@ -83,7 +81,7 @@ def clip(text: str, limit: int) -> str:
     return cut.rstrip() + "…"
 
 
-_LEAD_SCAN = 4000
+LEAD_SCAN = 4000
 
 
 def lead(body: str) -> str:
@@ -92,7 +90,7 @@ def lead(body: str) -> str:
     HTML comments are dropped, stripped of outer blanks, Markdown kept. Never looked past: a
     comment that opens with a fence, a block quote or a finding has that as its lead, so a
     phrase quoted anywhere (code, code span, quote, the finding's own text) is no framing."""
-    for line in _strip_html_comments(body[:_LEAD_SCAN]).split("\n"):
+    for line in strip_html_comments(body[:LEAD_SCAN]).split("\n"):
         if line.strip():
             return line.strip()
     return ""
@@ -103,7 +101,7 @@ def opening_markers(body: str) -> list[str]:
     the markers a bot frames its own comments by (`<!-- … summarize by coderabbit.ai -->`)."""
     markers: list[str] = []
     pos = 0
-    text = body[:_LEAD_SCAN]
+    text = body[:LEAD_SCAN]
     while True:
         rest = text[pos:].lstrip()
         if not rest.startswith("<!--"):
@@ -344,78 +342,26 @@ def fallback_finding(bot: BotKey, comment: RawComment, why: str) -> ParsedCommen
     )
 
 
-UNREAD_LINE_MAX = 100
-_UNREAD_WHAT = {"review": "a review", "review_comment": "an inline comment"}
-
-
-def unread(bot: BotKey, comment: RawComment, why: str) -> ParsedComment:
-    """A known bot's comment that no rule of its profile reads (a format change, a new notice):
-    one state entry, never a finding. The bot is `unreadable` on the head it concerns — never
-    `reviewed` — until a later readable signal of it there; the sticky quotes its first line,
-    and the parse note links it. An unknown wording may be a failure notice or a finding in a
-    new layout: loud, not guessed (docs/bot-formats.md § Unreadable bodies)."""
-    own = plain_text(notice_lead(clean_body(comment.body))) or first_line(comment.body)
-    said = clip(own, UNREAD_LINE_MAX).replace('"', "'")
-    what = _UNREAD_WHAT.get(comment.endpoint, "a comment")
-    quoted = f' "{said}"' if said else ""
-    return ParsedComment(
-        kind="noise",
-        parse_note=f"no rule of this bot's profile reads it ({why})",
-        reason="unread",
-        detail=f"posted {what} this version cannot read:{quoted} (format changed?)",
-        review_signal=False,
-        unreadable=True,
+def paragraph_finding(
+    bot: BotKey,
+    comment: RawComment,
+    paragraph: str,
+    severity_raw: str | None,
+    stated: tuple[str | None, int | None, int | None] = (None, None, None),
+    *,
+    gist: str | None = None,
+) -> Finding:
+    """A finding written as one paragraph of prose (cubic, Macroscope, CodeAnt, Graphite): its
+    headline is the title, its first sentence the gist; the place is the comment's anchor, else
+    the one its body states (`stated`: path, line, last line)."""
+    file, line, line_end = location(comment, *stated)
+    return make_finding(
+        bot,
+        comment,
+        title=headline(paragraph),
+        severity_raw=severity_raw,
+        file=file,
+        line=line,
+        line_end=line_end,
+        gist=first_sentence(paragraph) if gist is None else gist,
     )
-
-
-# A GitHub alert block's opening line (`> [!CAUTION]`): the notice is its first quoted line.
-_ALERT = re.compile(r">[ \t]?\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*", re.I)
-_HEADING_MARK = re.compile(r"^(?:>[ \t]?)?#{1,6}[ \t]+")
-_EMPHASIS_WRAP = re.compile(r"^(\*\*|__)(?P<inner>.+?)\1(?=\s|$)")
-
-
-def notice_lead(body: str) -> str:
-    """The line a notice is framed by: the lead, or for a comment that opens with a GitHub
-    alert block the alert's first line of text; a heading mark or bold wrapping around it
-    dropped. HTML is kept: a finding opening with a badge `<img>` never reads as a notice."""
-    opening = lead(body)
-    if _ALERT.fullmatch(opening):
-        after = _strip_html_comments(body[:_LEAD_SCAN]).split("\n")
-        start = next((i for i, line in enumerate(after) if line.strip() == opening), -1)
-        quoted = [line.strip().lstrip(">").strip() for line in after[start + 1 :]]
-        opening = next((line for line in quoted if line), "")
-    text = _HEADING_MARK.sub("", opening)
-    wrapped = _EMPHASIS_WRAP.match(text)
-    return (wrapped.group("inner") + text[wrapped.end() :]) if wrapped else text
-
-
-@dataclass(frozen=True)
-class Notice:
-    """One notice a bot frames its comment with, and the run state it means: `failed` (error,
-    quota, credits, billing), `skipped` (sunset, plan, too many files, skip rules) or `noise` (a
-    warning or an advertisement that reports nothing). `detail` empty: the bot's own first
-    sentence is the detail shown."""
-
-    pattern: re.Pattern[str]
-    state: Literal["failed", "skipped", "noise"]
-    reason: str
-    detail: str = ""
-
-
-NOTICE_MAX = 160  # the sticky shows a bot's detail up to this many characters
-
-
-def read_notice(body: str, notices: Sequence[Notice]) -> ParsedComment | None:
-    """The state the first matching notice gives (matched at the start of `notice_lead`)."""
-    text = notice_lead(body)
-    for notice in notices:
-        if notice.pattern.match(text):
-            said = plain_text(text)
-            own = said if len(said) <= NOTICE_MAX else first_sentence(said)
-            detail = notice.detail.replace("{own}", first_sentence(said)) if notice.detail else own
-            if notice.state == "failed":
-                return failed(detail, notice.reason)
-            if notice.state == "skipped":
-                return skipped(detail, notice.reason)
-            return noise(notice.reason)
-    return None

@@ -29,8 +29,8 @@ from reviewcoord.bots.common import (
     noise,
     own_words,
     skipped,
-    unread,
 )
+from reviewcoord.bots.notices import unread
 from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import Finding, ParsedComment, RawComment
 

@@ -26,8 +26,8 @@ from reviewcoord.bots.common import (
     own_words,
     plain_text,
     skipped,
-    unread,
 )
+from reviewcoord.bots.notices import unread
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import ParsedComment, RawComment
 

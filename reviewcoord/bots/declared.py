@@ -50,8 +50,8 @@ from reviewcoord.bots.common import (
     own_words,
     plain_text,
     stated_path_line,
-    unread,
 )
+from reviewcoord.bots.notices import unread
 from reviewcoord.bots.profile import Account, BotProfile, ReviewerPack, graphql_spelling
 from reviewcoord.bots.registry import Registry
 from reviewcoord.errors import validation_message

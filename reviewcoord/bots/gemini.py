@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 
 from reviewcoord.bots.common import (
-    Notice,
     clean_body,
     failed,
     first_sentence,
@@ -25,10 +24,9 @@ from reviewcoord.bots.common import (
     noise,
     own_words,
     plain_text,
-    read_notice,
-    unread,
     working,
 )
+from reviewcoord.bots.notices import Notice, read_notice, unread
 from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import ParsedComment, RawComment, stable_finding_id
 

@@ -19,7 +19,6 @@ from urllib.parse import unquote
 
 from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_of
 from reviewcoord.bots.common import (
-    Notice,
     clean_body,
     first_sentence,
     found,
@@ -30,9 +29,8 @@ from reviewcoord.bots.common import (
     opening_markers,
     own_words,
     plain_text,
-    read_notice,
-    unread,
 )
+from reviewcoord.bots.notices import Notice, read_notice, unread
 from reviewcoord.bots.profile import BotProfile
 from reviewcoord.model import ParsedComment, RawComment
 

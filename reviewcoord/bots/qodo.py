@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 
 from reviewcoord.bots.common import (
-    Notice,
     clean_body,
     first_sentence,
     found,
@@ -28,9 +27,8 @@ from reviewcoord.bots.common import (
     make_finding,
     noise,
     plain_text,
-    read_notice,
-    unread,
 )
+from reviewcoord.bots.notices import Notice, read_notice, unread
 from reviewcoord.bots.profile import BotProfile, plain_label
 from reviewcoord.model import Finding, Level, ParsedComment, RawComment
 
