@@ -27,8 +27,20 @@ def test_defaults_match_interface() -> None:
     assert s.check_name == s.status_context == "review-coordinator"
     assert (s.group_window, s.fast_pack, s.slow_pack) == (
         5,
-        ["claude", "coderabbit", "copilot", "cursor", "gemini", "greptile", "qodo"],
-        ["codex"],
+        [
+            "claude",
+            "codeant",
+            "coderabbit",
+            "copilot",
+            "cursor",
+            "devin",
+            "gemini",
+            "graphite",
+            "greptile",
+            "macroscope",
+            "qodo",
+        ],
+        ["codex", "cubic"],
     )
     assert not s.dry_run and not s.fail_on_block
 

@@ -379,7 +379,7 @@ def test_a_pattern_that_slips_past_the_checks_is_bounded_on_the_body_that_blows_
 
 
 def test_a_tiny_budget_bounds_any_comment(kilo: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
-    from reviewcoord.bots import declared
+    from reviewcoord.bots import declared_parser
 
     def burn(*_args: object, **_kwargs: object) -> None:
         # Matching that never ends by itself (two CPU seconds stand for "forever"): the CPU
@@ -388,8 +388,8 @@ def test_a_tiny_budget_bounds_any_comment(kilo: Settings, monkeypatch: pytest.Mo
         while time.process_time() - started < 2:
             pass
 
-    monkeypatch.setattr(declared, "MATCH_SECONDS", 0.01)
-    monkeypatch.setattr(declared.DeclaredParser, "_match", burn)
+    monkeypatch.setattr(declared_parser, "MATCH_SECONDS", 0.01)
+    monkeypatch.setattr(declared_parser.DeclaredParser, "_match", burn)
     p = parsed("**Critical** x\n" * 20_000)
     assert p.parse_note is not None and "took longer than" in p.parse_note
     assert not p.review_signal

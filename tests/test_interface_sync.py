@@ -123,3 +123,16 @@ def test_outputs_are_the_same_everywhere() -> None:
     assert list(readme_table("Outputs")) == OUTPUTS
     source = (ROOT / "reviewcoord/action.py").read_text(encoding="utf-8")
     assert re.findall(r'^        "([a-z-]+)":', source, flags=re.M) == OUTPUTS
+
+
+def test_every_declared_reviewer_key_is_documented_in_section_7() -> None:
+    from reviewcoord.bots.declared import DeclaredReviewer
+
+    doc = (ROOT / "docs/interface.md").read_text(encoding="utf-8")
+    section = doc.split("## 7. Config file", 1)[1].split("\n## 8.", 1)[0]
+    example = (ROOT / "examples/review-coordinator.yml").read_text(encoding="utf-8")
+    for name, field in DeclaredReviewer.model_fields.items():
+        key = field.alias or name
+        assert f"    {key}:" in section, key
+    for key in ("logins", "severity", "reviewed", "failed", "withdrawn", "repeats-inline"):
+        assert f"#     {key}:" in example, key

@@ -154,6 +154,39 @@ def own_words(body: str) -> str:
     return "\n".join(out)
 
 
+_DETAILS_OPEN = re.compile(r"<details\b", re.I)
+_DETAILS_CLOSE = re.compile(r"</details>", re.I)
+_PROMPT_SUMMARY = re.compile(r"<summary>[^<\n]{0,200}?\bprompt", re.I)
+
+
+def own_prose(body: str) -> str:
+    """`own_words`, with every `<details>` fold whose summary names a prompt ("Prompt for AI
+    agents", "🤖 Prompt for AI Agent") blanked too: such a fold restates the bot's findings for
+    an agent, often quoting the PR's code outside any fence. Lines and columns stay put."""
+    lines = own_words(body).split("\n")
+    depth = 0  # > 0: inside a prompt fold, this many `<details>` deep
+    opened = -1  # the line that opened a fold whose summary is not known yet
+    for i, line in enumerate(lines):
+        opens, closes = len(_DETAILS_OPEN.findall(line)), len(_DETAILS_CLOSE.findall(line))
+        if depth > 0:
+            lines[i] = " " * len(line)
+            depth = max(0, depth + opens - closes)
+            continue
+        if opens:
+            opened = i
+        if opened >= 0 and _PROMPT_SUMMARY.search(line):
+            span = lines[opened : i + 1]
+            depth = sum(
+                len(_DETAILS_OPEN.findall(x)) - len(_DETAILS_CLOSE.findall(x)) for x in span
+            )
+            for j in range(opened, i + 1):
+                lines[j] = " " * len(lines[j])
+            opened = -1
+        elif not opens and line.strip():
+            opened = -1
+    return "\n".join(lines)
+
+
 def first_line(body: str) -> str:
     """The first non-blank line with words in it, as plain text."""
     for line in body.splitlines():

@@ -102,7 +102,9 @@ PROFILE = BotProfile(
     logins=LOGINS,
     parse=parse,
     severity=SEVERITY,
-    pack="fast",
+    # Its check runs take minutes (7m16s seen on one PR; an "Ultrareview" 24m58s): waited for
+    # like Codex, up to the full timeout.
+    pack="slow",
     reads=kinds_of(*CHECKS),
     evidence=from_checks(*CHECKS),
 )

@@ -3,29 +3,14 @@ judged by the logins and regexes a repository declares for it in its config file
 
 The one place for the concept: the declaration as the config may write it (`DeclaredReviewer`,
 strict), the checks that need the other reviewers (`parse_reviewers`: key and login claims),
-and the `BotProfile` built from a declaration (`profile`), whose parser reads comments thus:
-
-* a top-level inline comment is one finding: its label is group 1 of `severity.pattern`'s
-  first match, else none (`medium`); its title is the first line after that label when the
-  body opens with it, else the body's first line; no phrase is looked for in it;
-* any other comment (review body, PR comment, thread reply) is read for its phrases and its
-  pattern: `failed` > `working` > `reviewed` > `finishing` when several match; each
-  `severity.pattern` match is one finding, kept whatever the phrase says (so a `failed` or
-  `in_progress` comment may carry findings: never drop a blocker); nothing matched → noise;
-  a `finishing` match without findings is a tracker's done line (`tracker_done`);
-* findings make the bot `reviewed` only when it declares no `reviewed` phrase; with one, only
-  a comment matching it is the finished review of its commit;
-* every pattern runs with `re.MULTILINE` on at most `MAX_TEXT` characters, under one time
-  bound per comment (`MATCH_SECONDS`); out of time, the comment is a visible `medium` finding
-  with a parse note and never a review.
+and the `BotProfile` built from a declaration (`profile`), whose parser reads its comments
+(reviewcoord/bots/declared_parser.py says how).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -38,27 +23,15 @@ from pydantic import (
     model_validator,
 )
 
-from reviewcoord.bots.bounded_regex import MAX_TEXT, OutOfTime, problem, within
+from reviewcoord.bots.bounded_regex import problem
 from reviewcoord.bots.checks import Check, CheckView, Said, from_checks, kinds_of
-from reviewcoord.bots.common import (
-    clean_body,
-    clip,
-    first_line,
-    location,
-    make_finding,
-    noise,
-    own_words,
-    plain_text,
-    stated_path_line,
-)
-from reviewcoord.bots.notices import unread
+from reviewcoord.bots.common import clip
+from reviewcoord.bots.declared_parser import DETAIL_MAX, FLAGS, DeclaredParser
 from reviewcoord.bots.profile import Account, BotProfile, ReviewerPack, graphql_spelling
 from reviewcoord.bots.registry import Registry
 from reviewcoord.errors import validation_message
-from reviewcoord.model import BotKey, CommentKind, Finding, Frozen, Level, ParsedComment, RawComment
+from reviewcoord.model import BotKey, Frozen, Level
 
-FLAGS = re.MULTILINE  # `^` and `$` are line anchors in a comment body
-MATCH_SECONDS = 0.1  # all of one reviewer's patterns on one comment
 KEY_SYNTAX = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 # `auto` means "the bots seen" in `expected-bots` (a built-in key is refused as already taken).
 RESERVED_KEYS = frozenset({"auto"})
@@ -70,8 +43,6 @@ TRIGGER_SYNTAX = r"^[^\r\n<>]{1,100}$"
 MAX_REVIEWERS = 20
 MAX_PHRASES = 20
 MAX_PATTERN_CHARS = 500
-LABEL_MAX = 100
-DETAIL_MAX = 160
 
 
 def _usable(pattern: str) -> str:
@@ -194,6 +165,12 @@ class DeclaredReviewer(Frozen):
     # A tracker's done line ("Review completed") whose review follows in another comment: the
     # reviewer is *finishing* (waited for up to `finishing-grace`), not yet reviewed.
     finishing: Phrases = ()
+    # Its words when it withdraws a finding by editing its comment ("No longer relevant as of"):
+    # the comment's findings are out of the gate if every edit of it is its own.
+    withdrawn: Phrases = ()
+    # Its review bodies restate its inline findings (a summary with a prompt fold): read them for
+    # their phrases only, so each finding counts once, inline.
+    repeats_inline: bool = Field(False, alias="repeats-inline", strict=True)
     pack: ReviewerPack = "fast"  # a declared reviewer is waited for
     # The account it posts from: an App (`type: Bot`, login `name[bot]`), or a user account
     # (`type: User`) that must be declared as such — it is then shown as a user account.
@@ -233,7 +210,7 @@ class DeclarationError(ValueError):
 
 def _allowed_keys(loc: Sequence[str]) -> str:
     model = DeclaredSeverity if len(loc) == 3 and loc[1] == "severity" else DeclaredReviewer
-    return ", ".join(model.model_fields)
+    return ", ".join(field.alias or name for name, field in model.model_fields.items())
 
 
 def _describe(error: Mapping[str, Any]) -> DeclarationError:
@@ -317,159 +294,6 @@ def parse_reviewers(raw: object, registry: Registry) -> dict[BotKey, DeclaredRev
 def logins(declared: DeclaredReviewer) -> frozenset[str]:
     """The REST logins of a declaration (the registry derives the GraphQL spellings)."""
     return frozenset(rest_login(login, declared.type) for login in declared.logins)
-
-
-@lru_cache(maxsize=512)
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, FLAGS)
-
-
-def _first(patterns: Iterable[str], text: str) -> re.Match[str] | None:
-    for pattern in patterns:
-        match = _compiled(pattern).search(text)
-        if match:
-            return match
-    return None
-
-
-@dataclass(frozen=True)
-class _Matches:
-    """Everything one comment's text matched, found under one time bound."""
-
-    failed: re.Match[str] | None
-    working: re.Match[str] | None
-    reviewed: re.Match[str] | None
-    finishing: re.Match[str] | None
-    labels: tuple[re.Match[str], ...]
-
-
-def _line_of(text: str, match: re.Match[str]) -> str:
-    """The whole line a phrase matched on, as plain text for a state's detail."""
-    start = text.rfind("\n", 0, match.start()) + 1
-    end = text.find("\n", match.end())
-    return clip(plain_text(text[start : end if end >= 0 else len(text)]), DETAIL_MAX)
-
-
-def _label(match: re.Match[str] | None) -> str | None:
-    raw = match.group(1) if match is not None else None
-    return clip(raw, LABEL_MAX) if raw and raw.strip() else None
-
-
-def _parsed(
-    kind: CommentKind,
-    findings: Sequence[Finding],
-    reason: str,
-    *,
-    finished: bool = True,
-    detail: str = "",
-) -> ParsedComment:
-    return ParsedComment(
-        kind=kind,
-        findings=tuple(findings),
-        reason=f"declared reviewer: {reason}",
-        detail=detail,
-        review_signal=finished,
-    )
-
-
-@dataclass(frozen=True)
-class DeclaredParser:
-    """A declared reviewer's `BotProfile.parse`. A value, not a closure: two profiles built from
-    one declaration are equal, so entering the same declarations twice is harmless."""
-
-    key: BotKey
-    declared: DeclaredReviewer
-
-    def __call__(self, comment: RawComment) -> ParsedComment:
-        body = clean_body(comment.body[:MAX_TEXT])
-        if not body.strip():
-            return noise("empty comment of a declared reviewer")
-        inline = comment.endpoint == "review_comment" and comment.in_reply_to_id is None
-        matches = within(MATCH_SECONDS, lambda: self._match(body, inline=inline))
-        if isinstance(matches, OutOfTime):
-            ms = f"{matches.seconds * 1000:.0f} ms"
-            return unread(
-                self.key, comment, f"the declared patterns took longer than {ms} on this comment"
-            )
-        if inline:
-            return self._inline(comment, body, matches)
-        return self._other(comment, body, matches)
-
-    def _match(self, text: str, *, inline: bool) -> _Matches:
-        """An inline comment needs only its first label; other comments every label and the
-        phrases."""
-        d = self.declared
-        label_re = _compiled(d.severity.pattern) if d.severity is not None else None
-        if inline:
-            first = label_re.search(text) if label_re is not None else None
-            return _Matches(None, None, None, None, (first,) if first else ())
-        # Phrases are the bot's own statements: never read inside what it quotes (code, code
-        # spans, block quotes). Labels are read everywhere: a finding is kept, never dropped.
-        words = own_words(text)
-        return _Matches(
-            failed=_first(d.failed, words),
-            working=_first(d.working, words),
-            reviewed=_first(d.reviewed, words),
-            finishing=_first(d.finishing, words),
-            labels=tuple(label_re.finditer(text)) if label_re is not None else (),
-        )
-
-    def _finding(
-        self, comment: RawComment, body: str, span: tuple[int, int], label: re.Match[str] | None
-    ) -> Finding:
-        """The finding `body[span]`: titled from its first line, or from what follows its label
-        when it opens with it. Off a diff line, its place may be a `path:line` it names."""
-        start, end = span
-        text = body[start:end]
-        opens = label is not None and not body[start : label.start()].strip()
-        title = first_line(body[label.end() : end]) if label is not None and opens else ""
-        path, line = stated_path_line(text) if comment.path is None else (None, None)
-        file, first, last = location(comment, path, line)
-        return make_finding(
-            self.key,
-            comment,
-            title=title or first_line(text),
-            severity_raw=_label(label),
-            file=file,
-            line=first,
-            line_end=last,
-        )
-
-    @property
-    def _findings_finish(self) -> bool:
-        """Whether findings alone are a finished review: only for a reviewer without `reviewed`
-        phrases (with them, only a comment matching one is)."""
-        return not self.declared.reviewed
-
-    def _inline(self, comment: RawComment, body: str, matches: _Matches) -> ParsedComment:
-        label = matches.labels[0] if matches.labels else None
-        finding = self._finding(comment, body, (0, len(body)), label)
-        return _parsed("finding", [finding], "inline finding", finished=self._findings_finish)
-
-    def _other(self, comment: RawComment, body: str, matches: _Matches) -> ParsedComment:
-        starts = [m.start() for m in matches.labels]
-        ends = [*starts[1:], len(body)] if starts else []  # a finding runs to the next label
-        findings = [
-            self._finding(comment, body, (start, end), m)
-            for m, start, end in zip(matches.labels, starts, ends, strict=True)
-        ]
-        if matches.failed is not None:
-            detail = _line_of(body, matches.failed)
-            return _parsed("failed", findings, "failed phrase", detail=detail)
-        if matches.working is not None:
-            detail = _line_of(body, matches.working)
-            return _parsed("in_progress", findings, "working phrase", detail=detail)
-        if matches.reviewed is not None:
-            kind: CommentKind = "finding" if findings else "reviewed"
-            return _parsed(kind, findings, "reviewed phrase")
-        if matches.finishing is not None and not findings:
-            done = _parsed(
-                "reviewed", (), "finishing phrase", detail=_line_of(body, matches.finishing)
-            )
-            return done.model_copy(update={"tracker_done": True})
-        if findings:
-            return _parsed("finding", findings, "pattern findings", finished=self._findings_finish)
-        return noise("declared reviewer comment without a finding or a phrase")
 
 
 def profile(key: BotKey, declared: DeclaredReviewer) -> BotProfile:
