@@ -122,6 +122,9 @@ class BotRun(_Model):
     # Minutes from the head's arrival (its commit time) to its first review of that head, on
     # the first head where both times were known; None when never measured.
     minutes: float | None = Field(None, alias="m", ge=0)
+    # The review effort it said it used on its newest review of this PR (Copilot: "Lite",
+    # "Balanced", "Max"); None when it names none.
+    effort: str | None = Field(None, alias="ef", max_length=20)
 
 
 class CommandOutcome(_Model):

@@ -54,6 +54,7 @@ def next_runs(
             skipped=old.skipped or state == "skipped",
             unreadable=old.unreadable or bot in ingested.unreadable,
             minutes=minutes,
+            effort=ingested.efforts.get(bot, "")[:20] or old.effort,
         )
     return out
 

@@ -230,8 +230,30 @@ def parse(comment: RawComment) -> ParsedComment:
         # The reviewer posts no issue comments; these are the coding agent's (Z34).
         return noise("copilot coding-agent issue comment")
     if comment.endpoint == "review":
-        return _review(comment, body)
+        return _with_effort(_review(comment, body), body)
     return _inline(comment, body)
+
+
+# The effort the review used: `**Review effort:** Balanced` (overview v2) or, in its "Review
+# details" fold, `- **Review effort level:** Lite` (N5_cop_dagcore753_review_details). Kept as
+# the review's detail (the verdict's `bots.copilot.detail`) and for the scorecard.
+_EFFORT = re.compile(
+    r"^[ \t]{0,3}(?:[-*][ \t]+)?\*\*Review effort(?: level)?:\*\*[ \t]*"
+    r"(?P<effort>[A-Za-z][A-Za-z -]{0,19}?)[ \t]*$",
+    re.M,
+)
+
+
+def _with_effort(parsed: ParsedComment, body: str) -> ParsedComment:
+    if parsed.kind not in ("finding", "clean", "reviewed"):
+        return parsed
+    said = _EFFORT.search(own_words(body[:20_000]))
+    if said is None:
+        return parsed
+    effort = said.group("effort").strip()
+    return parsed.model_copy(
+        update={"effort": effort, "detail": parsed.detail or f"review effort: {effort}"}
+    )
 
 
 def canonical_label(raw: str) -> str:

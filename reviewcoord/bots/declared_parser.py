@@ -125,9 +125,7 @@ class DeclaredParser:
             return noise("empty comment of a declared reviewer")
         inline = comment.endpoint == "review_comment" and comment.in_reply_to_id is None
         labelled = not (self.declared.repeats_inline and comment.endpoint == "review")
-        matches = within(
-            MATCH_SECONDS, lambda: self._match(body, inline=inline, labelled=labelled)
-        )
+        matches = within(MATCH_SECONDS, lambda: self._match(body, inline=inline, labelled=labelled))
         if isinstance(matches, OutOfTime):
             ms = f"{matches.seconds * 1000:.0f} ms"
             return unread(

@@ -64,6 +64,9 @@ class ReviewerFigures(_Out):
     unique: int
     acted_on: float | None
     median_minutes_to_review: float | None
+    # PRs by the review effort it said it used there (Copilot's "Lite", "Balanced", "Max");
+    # empty for a reviewer that names none.
+    review_effort: dict[str, int] = Field(default_factory=dict)
 
 
 class Scorecard(_Out):
@@ -106,6 +109,7 @@ class _Tally:
     def __post_init__(self) -> None:
         self.by_kind: dict[str, int] = dict.fromkeys(ACCEPT_KINDS, 0)
         self.minutes: list[float] = []
+        self.efforts: dict[str, int] = {}
 
     def add_run(self, run: BotRun) -> None:
         self.prs_expected += run.expected
@@ -115,6 +119,8 @@ class _Tally:
         self.unreadable += run.unreadable
         if run.minutes is not None:
             self.minutes.append(run.minutes)
+        if run.effort:
+            self.efforts[run.effort] = self.efforts.get(run.effort, 0) + 1
 
     def add_finding(self, e: Entry, corroborated: bool) -> None:
         self.total += 1
@@ -153,6 +159,7 @@ class _Tally:
             median_minutes_to_review=(
                 round(statistics.median(self.minutes), 1) if self.minutes else None
             ),
+            review_effort=dict(sorted(self.efforts.items())),
         )
 
 

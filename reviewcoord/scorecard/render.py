@@ -70,6 +70,11 @@ def _cells(r: ReviewerFigures) -> list[str]:
     ]
 
 
+def _efforts(r: ReviewerFigures) -> str:
+    """`Balanced 3, Lite 1`: PRs by the review effort it said it used."""
+    return ", ".join(f"{plain(e, 20)} {n}" for e, n in r.review_effort.items())
+
+
 def _numbers(values: list[int]) -> str:
     return ", ".join(f"#{n}" for n in values) if values else "none"
 
@@ -97,6 +102,11 @@ def to_table(card: Scorecard) -> str:
             ("Merged while the gate said block", _numbers(card.merged_over_block)),
             ("Merged without a readable verdict (unjudged)", _numbers(card.unjudged)),
             ("Recorded before run figures existed (untallied)", _numbers(card.untallied)),
+            *(
+                (f"Review effort of {_name(r.bot)} (PRs)", _efforts(r))
+                for r in card.reviewers
+                if r.review_effort
+            ),
         ],
     )
 
@@ -106,7 +116,7 @@ CSV_COLUMNS = [
     "findings_total", "findings_critical", "findings_medium", "findings_low",
     "likely_fixed", "accepted", *(f"accepted_{k.replace('-', '_')}" for k in ACCEPT_KINDS),
     "awaiting", "open_at_merge", "corroborated", "unique", "acted_on",
-    "median_minutes_to_review",
+    "median_minutes_to_review", "review_effort",
 ]  # fmt: skip
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
@@ -130,6 +140,7 @@ def to_csv(card: Scorecard) -> str:
                 *(r.by_kind.get(k, 0) for k in ACCEPT_KINDS), r.awaiting, r.open_at_merge,
                 r.corroborated, r.unique, "" if r.acted_on is None else r.acted_on,
                 "" if r.median_minutes_to_review is None else r.median_minutes_to_review,
+                _csv_text(_efforts(r)),
             ]
         )  # fmt: skip
     return buf.getvalue()
