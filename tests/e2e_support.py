@@ -8,7 +8,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -147,6 +147,17 @@ def run_action(
 
 def writes(fake: FakeGitHub) -> list[str]:
     return [f"{r.method} {r.path}" for r in fake.request_log() if r.method != "GET"]
+
+
+OTHER_PR = 5
+
+
+def pulls_two_and_five() -> Iterator[FakeGitHub]:
+    """A fake GitHub with PR 2 at HEAD and an older PR 5 (where `expected-bots: auto` learns)."""
+    with FakeGitHub() as gh:
+        gh.add_pull(2, head_sha=HEAD)
+        gh.add_pull(OTHER_PR, head_sha="d" * 40)
+        yield gh
 
 
 def stickies(fake: FakeGitHub, pr: int = 2) -> list[dict[str, Any]]:

@@ -69,7 +69,7 @@ def test_each_is_a_built_in_reviewer_known_by_login_and_type(key: str) -> None:
                 (
                     "macroscope",
                     "critical",
-                    "🟠 **High**",
+                    "🟠 High",
                     "apps/server/src/mcp/toolkits/preview/handlers.ts",
                     57,
                 )
@@ -81,7 +81,7 @@ def test_each_is_a_built_in_reviewer_known_by_login_and_type(key: str) -> None:
                 (
                     "macroscope",
                     "medium",
-                    "🟡 **Medium**",
+                    "🟡 Medium",
                     "apps/web/src/components/chat/MarkdownMedia.tsx",
                     10,
                 )

@@ -9,7 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e_support import CURSOR, HEAD, body, cursor_clean, run_action, stickies, verdict_of
+from tests.e2e_support import (
+    CURSOR,
+    HEAD,
+    OTHER_PR,
+    body,
+    cursor_clean,
+    pulls_two_and_five,
+    run_action,
+    stickies,
+    verdict_of,
+)
 from tests.fakegithub import FakeGitHub
 
 pytestmark = pytest.mark.e2e
@@ -17,15 +27,11 @@ pytestmark = pytest.mark.e2e
 CODERABBIT = "coderabbitai[bot]"
 GREPTILE = "greptile-apps[bot]"
 GEMINI = "gemini-code-assist[bot]"
-OTHER_PR = 5
 
 
 @pytest.fixture
 def fake() -> Iterator[FakeGitHub]:
-    with FakeGitHub() as gh:
-        gh.add_pull(2, head_sha=HEAD)
-        gh.add_pull(OTHER_PR, head_sha="d" * 40)
-        yield gh
+    yield from pulls_two_and_five()
 
 
 def test_auto_expects_the_new_reviewers_seen_on_other_prs(fake: FakeGitHub, tmp_path: Path) -> None:

@@ -7,7 +7,10 @@ from typing import Any
 
 LEVELS = {"critical", "medium", "low"}
 # The built-in bot keys of docs/interface.md §7, and the one source (read, never waited for).
-REVIEWERS = {"codex", "copilot", "cursor", "claude", "coderabbit", "gemini", "greptile", "qodo"}
+REVIEWERS = {
+    *("codex", "copilot", "cursor", "claude", "coderabbit", "gemini", "greptile", "qodo"),
+    *("cubic", "macroscope", "codeant", "graphite", "devin"),
+}
 SOURCES = {"code-scanning"}
 BOTS = REVIEWERS | SOURCES
 ENDPOINTS = {"review", "review_comment", "issue_comment", "code_scanning_alert"}

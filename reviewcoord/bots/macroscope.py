@@ -64,7 +64,8 @@ def _finding(comment: RawComment, body: str, head: re.Match[str]) -> Finding:
     paragraph = rest.split("\n\n", 1)[0]
     end = head.group("end")
     stated = (head.group("path"), int(head.group("line")), int(end) if end else None)
-    return paragraph_finding(KEY, comment, paragraph, head.group("raw").strip(), stated)
+    raw = head.group("raw").replace("**", "").strip()
+    return paragraph_finding(KEY, comment, paragraph, raw, stated)
 
 
 def _withdrawal(body: str) -> str:
