@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from reviewcoord.doctor import Report, render_text, tally
-from tests.bots_support import comment
+from tests.bots_support import comment, corpus_comment, load_corpus
 from tests.e2e_support import COPILOT_REVIEWER, CURSOR, HEAD, body
 from tests.fakegithub import FakeGitHub
 from tests.test_cli_live import PAT, cli
@@ -34,6 +34,37 @@ def test_tally_counts_rules_and_lists_unread_with_links() -> None:
     ]
     text = render_text(report)
     assert "UNREAD #7 https://github.com/o/r/pull/7#r2" in text and "1 bodies no rule read" in text
+
+
+# The layouts issue 25 added, one per rule (tests/fixtures/bots/PROVENANCE.md, N5).
+ISSUE_25 = {
+    "codex": {"codex security review wrapper", "codex review_comment finding"},
+    "qodo": {"qodo reviews paused"},
+    "coderabbit": {"coderabbit review body items", "coderabbit limit reply"},
+    "cubic": {"cubic inline finding", "cubic review summary (findings inline)"},
+    "macroscope": {"macroscope inline finding", "macroscope withdrew its finding by editing it"},
+    "codeant": {"codeant inline finding", "codeant review status: done"},
+    "graphite": {"graphite inline finding", "graphite merge queue activity"},
+    "devin": {"devin inline finding", "devin review: no issues found"},
+}
+
+
+def test_doctor_reads_every_issue_25_layout_and_lists_an_unknown_one_loudly() -> None:
+    report = Report(repo="o/r")
+    entries = [e for e in load_corpus() if e["corpus_id"].startswith("N5_")]
+    tally(report, 25, [corpus_comment(e, n) for n, e in enumerate(entries)])
+    assert report.unread == 0
+    for bot, rules in ISSUE_25.items():
+        assert rules <= set(report.bots[bot].rules), bot
+    assert "every body was read" in render_text(report)
+    logins = ["cubic-dev-ai[bot]", "macroscopeapp[bot]", "codeant-ai[bot]", "graphite-app[bot]"]
+    for n, login in enumerate([*logins, "devin-ai-integration[bot]"], start=100):
+        url = f"https://github.com/o/r/pull/8#r{n}"
+        tally(report, 8, [comment("## A layout v9\n\nSomething new.", "review", login, id=n,
+                                  html_url=url)])  # fmt: skip
+    unread = {bot: [u.first_line for u in t.unread] for bot, t in report.bots.items() if t.unread}
+    assert unread == {key: ["## A layout v9"] for key in list(ISSUE_25)[3:]}
+    assert "5 bodies no rule read" in render_text(report)
 
 
 @pytest.fixture

@@ -166,7 +166,8 @@ def parse(comment: RawComment) -> ParsedComment:
         if PERMALINK.search(body):
             # A review body that carries a permalink is a finding whose badge we cannot read.
             return unread(KEY, comment, "codex review body with an unreadable finding")
-        return noise("codex review wrapper", commit)
+        security = "security " if "Codex Security Review" in body else ""
+        return noise(f"codex {security}review wrapper", commit)
     if comment.in_reply_to_id is not None:
         return noise("codex thread reply")
     return unread(KEY, comment, "unrecognised codex comment")
