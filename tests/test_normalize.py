@@ -39,6 +39,20 @@ TABLE = [
     ("cursor", "Whatever", "medium"),
     ("codex", "P4", "medium"),
     ("greptile", "P1", "medium"),
+    # The reviewers of issue 25 (docs/severity.md, "Reviewers added in autumn 2026").
+    ("cubic", "P0", "critical"),
+    ("cubic", "P1", "medium"),
+    ("cubic", "P2", "medium"),
+    ("cubic", "P3", "low"),
+    ("macroscope", "🟠 High", "critical"),
+    ("macroscope", "🟡 Medium", "medium"),
+    ("macroscope", "🔵 Low", "low"),
+    ("codeant", "Major", "medium"),
+    ("codeant", "Critical", "medium"),  # not seen: an unrecognised label, rounded down
+    ("devin", "🔴", "critical"),
+    ("devin", "🟡", "medium"),
+    ("devin", "🚩", "low"),
+    ("graphite", None, "medium"),
 ]
 
 

@@ -137,6 +137,14 @@ STARTS = [
     ("check_run", wf.check_run("cursor")),
     ("check_run", wf.check_run("greptile-apps")),
     ("check_run", wf.check_run("coderabbitai")),
+    ("check_run", wf.check_run("cubic-dev-ai")),
+    ("check_run", wf.check_run("macroscopeapp")),
+    ("check_run", wf.check_run("devin-ai-integration")),
+    # CodeAnt's status comment edited in place when its review is done (N5_codeant_cc1745_status)
+    (
+        "issue_comment",
+        wf.issue_comment("codeant-ai[bot]", body("N5_codeant_cc1745_status"), "edited"),
+    ),
 ]
 SKIPPED = [
     # check runs of anyone else: CI jobs and our own (`github-actions`), other apps

@@ -43,8 +43,9 @@ _SKIPPING = re.compile(r"^Skipping CodeAnt AI review\b", re.I)
 _SHA = re.compile(r"[0-9a-f]{40}")
 _SCAN = 8000
 
-# Its levels as its chips write them; the top one it uses, Critical, gates (docs/severity.md).
-SEVERITY: dict[str, Level] = {"critical": "critical", "major": "medium", "minor": "low"}
+# Its level as its first chip writes it: only `Major` is seen in a real body. Another word is a
+# label not seen: `medium`, like any unrecognised label (docs/severity.md), never critical.
+SEVERITY: dict[str, Level] = {"major": "medium"}
 
 
 def _finding(comment: RawComment, body: str, opening: str) -> ParsedComment:

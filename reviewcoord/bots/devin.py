@@ -38,15 +38,15 @@ KEY = "devin"
 LOGINS: frozenset[str] = frozenset({"devin-ai-integration[bot]"})
 
 _MARKER = "devin-review-comment"
-_HEAD = re.compile(r"^(?P<raw>🔴|🟡|🚩|📝)[ \t]*\*\*(?P<title>[^\n]{1,500}?)\*\*[ \t]*$")
+_HEAD = re.compile(r"^(?P<raw>🔴|🟡|🚩)[ \t]*\*\*(?P<title>[^\n]{1,500}?)\*\*[ \t]*$")
 _FOUND = re.compile(r"^\*\*Devin Review\*\* found (?P<n>\d{1,5}) (?:new )?potential issues?\.")
 _CLEAN = re.compile(r"^(?:✅[ \t]*)?Devin Review: No Issues Found\b", re.I)
 _OUTDATED = re.compile(r"^This report is out of date\.", re.I)
 _STARTING = re.compile(r"^Starting Devin Review\.?$", re.I)
 
-# Its top tier is the red bug; a yellow bug is its second; a flag (🚩) or a note (📝) asks a
-# person to look, not to fix (docs/severity.md).
-SEVERITY: dict[str, Level] = {"🔴": "critical", "🟡": "medium", "🚩": "low", "📝": "low"}
+# Its top tier is the red bug; a yellow bug is its second; a flag (🚩) asks a person to look,
+# not to fix (docs/severity.md). Another mark is a layout not seen: unread, loudly.
+SEVERITY: dict[str, Level] = {"🔴": "critical", "🟡": "medium", "🚩": "low"}
 
 
 def canonical_label(raw: str) -> str:

@@ -32,7 +32,7 @@ KEY = "macroscope"
 LOGINS: frozenset[str] = frozenset({"macroscopeapp[bot]"})
 
 _HEAD = re.compile(
-    r"^(?P<raw>(?:🔴|🟠|🟡|🔵|⚪)?[ \t]*\*\*(?P<word>Critical|High|Medium|Low)\*\*)[ \t]+"
+    r"^(?P<raw>(?:🟠|🟡|🔵)?[ \t]*\*\*(?P<word>High|Medium|Low)\*\*)[ \t]+"
     r"`(?P<path>[^`\s]{1,500}?):(?P<line>\d{1,7})(?:[-–](?P<end>\d{1,7}))?`[ \t]*$",
 )
 # Its withdrawal by edit, a line of its own at the end of its comment.
@@ -44,18 +44,14 @@ _WITHDRAWN = re.compile(
 _APPROVABILITY = re.compile(r"^#{1,6}[ \t]*Approvability[ \t]*$")
 _TAIL = 600
 
-# Its top tier seen is High (🟠); Critical is kept in case it writes it (docs/severity.md).
-SEVERITY: dict[str, Level] = {
-    "critical": "critical",
-    "high": "critical",
-    "medium": "medium",
-    "low": "low",
-}
+# Its top tier seen is High (🟠): critical (docs/severity.md). A level it has not been seen
+# writing (a "Critical") is a layout not seen: the comment is unread, loudly.
+SEVERITY: dict[str, Level] = {"high": "critical", "medium": "medium", "low": "low"}
 
 
 def canonical_label(raw: str) -> str:
     """`🟠 **High**` → `high`: the label's word only."""
-    word = re.search(r"Critical|High|Medium|Low", raw, re.I)
+    word = re.search(r"High|Medium|Low", raw, re.I)
     return word.group(0).casefold() if word else raw.strip().casefold()
 
 
