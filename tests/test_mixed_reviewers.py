@@ -42,7 +42,7 @@ def test_every_registered_source_contributes_a_finding(verdict: Verdict) -> None
 def test_every_reviewer_reviewed_the_head(verdict: Verdict) -> None:
     assert verdict.pending == [] and verdict.unreviewed == []
     assert {b: s.state for b, s in verdict.bots.items()} == dict.fromkeys(bot_keys(), "reviewed")
-    assert len(verdict.bots) == 9  # eight reviewers and code scanning
+    assert len(verdict.bots) == 14  # thirteen reviewers and code scanning
 
 
 def test_the_shared_lines_are_one_group_with_each_sources_own_label(verdict: Verdict) -> None:

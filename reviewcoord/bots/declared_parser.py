@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from reviewcoord.bots.bounded_regex import MAX_TEXT, OutOfTime, within
 from reviewcoord.bots.common import (
@@ -48,8 +48,30 @@ from reviewcoord.bots.common import (
 from reviewcoord.bots.notices import unread
 from reviewcoord.model import BotKey, CommentKind, Finding, ParsedComment, RawComment
 
-if TYPE_CHECKING:
-    from reviewcoord.bots.declared import DeclaredReviewer
+
+class _Severity(Protocol):
+    @property
+    def pattern(self) -> str: ...
+
+
+class Declaration(Protocol):
+    """What the parser reads of a declaration (`declared.DeclaredReviewer`)."""
+
+    @property
+    def severity(self) -> _Severity | None: ...
+    @property
+    def reviewed(self) -> Sequence[str]: ...
+    @property
+    def working(self) -> Sequence[str]: ...
+    @property
+    def failed(self) -> Sequence[str]: ...
+    @property
+    def finishing(self) -> Sequence[str]: ...
+    @property
+    def withdrawn(self) -> Sequence[str]: ...
+    @property
+    def repeats_inline(self) -> bool: ...
+
 
 FLAGS = re.MULTILINE  # `^` and `$` are line anchors in a comment body
 MATCH_SECONDS = 0.1  # all of one reviewer's patterns on one comment
@@ -117,7 +139,7 @@ class DeclaredParser:
     one declaration are equal, so entering the same declarations twice is harmless."""
 
     key: BotKey
-    declared: DeclaredReviewer
+    declared: Declaration
 
     def __call__(self, comment: RawComment) -> ParsedComment:
         body = clean_body(comment.body[:MAX_TEXT])
