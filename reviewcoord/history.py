@@ -26,7 +26,10 @@ Bounds. The encoded record is at most HISTORY_LIMIT characters whatever the PR's
 (`bound`): oldest `likely_fixed` entries go first, then the oldest bindings, command notes and
 sticky revisions, then the oldest open `low` and `medium` entries, then accepted exceptions,
 then anything else, oldest first. At most MAX_HEADS head SHAs are kept. What a bound drops can
-only void a command (`consumed`), never re-bind it.
+only void a command (`consumed`), never re-bind it — so no bound ever drops a command in force
+(an applied command's outcome and binding: its author had write access) whatever anyone else
+posts: only the other bindings (anyone's replies, refused commands) and outcomes count toward
+MAX_REFS and MAX_COMMANDS, and they go first.
 """
 
 from __future__ import annotations
@@ -63,12 +66,17 @@ class _Model(BaseModel):
 
 
 class Acceptance(_Model):
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
     kind: AcceptKind
     issue: int | None = None
     reason: str = Field(max_length=REASON_CHARS)
     by: str
     url: str = ""
     cycle: int
+    # When the sticky revision the command answered was published (GitHub's time, ISO 8601):
+    # the audit row names it. None: unknown (older records, replays).
+    revision: str | None = Field(None, alias="rv", max_length=40)
 
 
 class Entry(_Model):
@@ -297,20 +305,44 @@ def _drop_order(history: History) -> list[tuple[int, int, int]]:
     return sorted(order)
 
 
+def _in_force(history: History) -> set[str]:
+    """The comment ids (as the refs key them) of the commands applied on the last run."""
+    return {str(o.comment_id) for o in history.commands if o.ok}
+
+
+def _newest(items: dict[str, list[str]], keep: int) -> dict[str, list[str]]:
+    ordered = sorted(items.items(), key=lambda kv: int(kv[0]) if kv[0].isdigit() else 0)
+    return dict(ordered[len(ordered) - keep :]) if keep > 0 else {}
+
+
 def bound(history: History, limit: int = HISTORY_LIMIT) -> tuple[History, int]:
-    """The record cut to fit `limit` encoded characters; and how many entries were dropped."""
-    refs = sorted(history.refs.items(), key=lambda kv: int(kv[0]) if kv[0].isdigit() else 0)
+    """The record cut to fit `limit` encoded characters; and how many entries were dropped.
+    Commands in force (and their bindings) are never dropped (module docstring)."""
+    force = _in_force(history)
+    kept_refs = {k: v for k, v in history.refs.items() if k in force}
+    applied = [o for o in history.commands if o.ok]
+    refused = [o for o in history.commands if not o.ok]
+    room = max(0, MAX_COMMANDS - len(applied))
+    others = {k: v for k, v in history.refs.items() if k not in force}
     state = {
         "heads": history.heads[-MAX_HEADS:],
-        "commands": history.commands[-MAX_COMMANDS:],
+        "commands": refused[len(refused) - room :] if room else [],
         "revisions": history.revisions[-MAX_REVISIONS:],
-        "refs": dict(refs[-MAX_REFS:]),
+        "refs": _newest(others, MAX_REFS - len(kept_refs)),
     }
     keep = set(range(len(history.findings)))
 
     def build() -> History:
         findings = [e for i, e in enumerate(history.findings) if i in keep]
-        update: dict[str, object] = {**state, "findings": findings}
+        refs = state["refs"]
+        commands = state["commands"]
+        assert isinstance(refs, dict) and isinstance(commands, list)
+        update: dict[str, object] = {
+            **state,
+            "refs": {**refs, **kept_refs},
+            "commands": [o for o in history.commands if o.ok or o in commands],
+            "findings": findings,
+        }
         if history.corroborated is not None:  # only for the entries kept
             held = {e.stable_id for e in findings}
             update["corroborated"] = [sid for sid in history.corroborated if sid in held]
@@ -334,7 +366,7 @@ def bound(history: History, limit: int = HISTORY_LIMIT) -> tuple[History, int]:
     # 1. resolved (likely fixed) entries, oldest first.
     if drop([i for cls, _seen, i in order if cls == 0]):
         return build(), dropped
-    # 2. the oldest half of bindings and command notes, repeatedly.
+    # 2. the oldest half of the other bindings, refused commands' notes and revisions, repeatedly.
     while state["refs"] or state["commands"] or state["revisions"]:
         r, c, v = state["refs"], state["commands"], state["revisions"]
         assert isinstance(r, dict) and isinstance(c, list) and isinstance(v, list)

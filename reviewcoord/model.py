@@ -236,6 +236,9 @@ class AcceptedFinding(Frozen):
     accepted_by: str
     url: str = ""  # the command comment
     cycle: int
+    # When the sticky revision the command answered was published (its F ids are the ones the
+    # command meant): the latest one published strictly before the command.
+    revision: str | None = None
 
 
 class CycleChange(Frozen):

@@ -7,7 +7,7 @@ import base64
 import json
 import os
 import zlib
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -16,6 +16,8 @@ from reviewcoord import render
 from reviewcoord.cycles import fingerprint
 from reviewcoord.history import (
     HISTORY_LIMIT,
+    MAX_COMMANDS,
+    MAX_REFS,
     Acceptance,
     CommandOutcome,
     Entry,
@@ -158,6 +160,25 @@ def test_bound_holds_for_any_length() -> None:
     entries = [entry(f"codex-{i:05d}", title=os.urandom(60).hex()) for i in range(3000)]
     cut, dropped = bound(history(findings=entries, refs={str(i): ["x"] for i in range(1000)}))
     assert len(encode(cut)) <= HISTORY_LIMIT and dropped > 0
+
+
+def test_no_bound_drops_a_command_in_force() -> None:
+    """Issue 23 route 9: 401 replies (anyone can post them) must not push a maintainer's applied
+    command out of the record; the other bindings and refused outcomes go first."""
+    applied = CommandOutcome(comment_id=7, ok=True)
+    refused = [CommandOutcome(comment_id=1000 + i, ok=False, note="no") for i in range(150)]
+    refs = {"7": ["codex-aaaa"], **{str(10_000 + i): ["codex-aaaa"] for i in range(MAX_REFS + 1)}}
+    cut, _ = bound(history(refs=refs, commands=[applied, *refused]))
+    assert cut.refs["7"] == ["codex-aaaa"] and applied in cut.commands
+    assert len(cut.refs) == MAX_REFS and len(cut.commands) == MAX_COMMANDS
+    assert str(10_000) not in cut.refs  # the oldest other binding went first
+    # Under the size limit too: every other binding may go, the command in force stays.
+    tiny, _ = bound(history(refs=refs, commands=[applied, *refused]), limit=300)
+    assert tiny.refs["7"] == ["codex-aaaa"] and applied in tiny.commands
+    assert len(tiny.refs) < 20 and len(encode(tiny)) <= 300
+    # Control: without the flood, the bound keeps everything.
+    calm, dropped = bound(history(refs={"7": ["codex-aaaa"]}, commands=[applied]))
+    assert calm.refs == {"7": ["codex-aaaa"]} and calm.commands == [applied] and dropped == 0
 
 
 def test_fingerprint_ignores_our_sticky_and_sees_edits() -> None:
@@ -590,6 +611,12 @@ def twin(cid: int, line: int, commit: str, review: int = 700) -> RawComment:
     return c.model_copy(update={"line": line, "pull_request_review_id": review})
 
 
+def at(c: RawComment, line: int | None) -> RawComment:
+    """`c` as GitHub shows it after a push: its live `line` moved with the code, or None once
+    outdated (its `original_line` kept)."""
+    return c.model_copy(update={"line": line, "original_line": c.original_line or c.line})
+
+
 def test_two_findings_with_one_title_in_one_file_are_two_entries() -> None:
     first = [twin(1, 10, HEAD1), twin(2, 300, HEAD1), codex_review(HEAD1)]
     v, h1 = judge(first, ctx(None), HEAD1)
@@ -603,15 +630,19 @@ def test_two_findings_with_one_title_in_one_file_are_two_entries() -> None:
     assert v.gate == "block" and [a.line for a in v.accepted] == [10]  # type: ignore[attr-defined]
     assert [f.line for f in v.critical] == [300]  # type: ignore[attr-defined]
     assert sorted(e.status for e in h2.findings) == ["accepted", "open"]
-    # Codex re-reviews HEAD2: both re-posted with shifted lines; still one accepted, one open.
-    again = [*first, cmd, twin(3, 14, HEAD2, 701), twin(4, 305, HEAD2, 701)]
+    # Codex re-reviews HEAD2: both re-posted with shifted lines (GitHub moves the live threads
+    # with the code); still one accepted, one open.
+    moved = [at(first[0], 14), at(first[1], 305), first[2]]
+    again = [*moved, cmd, twin(3, 14, HEAD2, 701), twin(4, 305, HEAD2, 701)]
     again.append(codex_review(HEAD2, 501))
     v, h3 = judge(again, ctx(h2, perms=perms), HEAD2)
     assert [a.line for a in v.accepted] == [14] and [f.line for f in v.critical] == [305]  # type: ignore[attr-defined]
     assert {e.stable_id for e in h3.findings} == set(sids)
-    # The accepted one is fixed (gone on HEAD3): the other never inherits its acceptance.
+    # The accepted one is fixed (gone on HEAD3, its threads outdated): the other never
+    # inherits its acceptance.
     HEAD3 = "c" * 40
-    later = [*again, twin(5, 290, HEAD3, 702), codex_review(HEAD3, 502)]
+    old = [at(moved[0], None), at(moved[1], 290), at(again[4], None), at(again[5], 290)]
+    later = [*old, moved[2], cmd, again[-1], twin(5, 290, HEAD3, 702), codex_review(HEAD3, 502)]
     v, _ = judge(later, ctx(h3, perms=perms, touched=frozenset({"a.py"})), HEAD3)
     assert v.gate == "block" and [f.line for f in v.critical] == [290]  # type: ignore[attr-defined]
 
@@ -623,10 +654,28 @@ def test_one_finding_reposted_each_cycle_stays_one_entry() -> None:
     _v, h1 = judge(first, ctx(None), HEAD1)
     v, h2 = judge([*first, cmd], ctx(h1, cycle=1, perms={"mona": "maintain"}), HEAD1)
     assert v.gate == "go"  # type: ignore[attr-defined]
-    again = [*first, cmd, twin(3, 40, HEAD2, 701), codex_review(HEAD2, 501)]
-    v, h3 = judge(again, ctx(h2, perms={"mona": "maintain"}), HEAD2)
-    assert v.gate == "go" and len(v.accepted) == 1  # type: ignore[attr-defined]
-    assert [e.stable_id for e in h3.findings] == [e.stable_id for e in h1.findings]
+    # The code moved 30 lines down: GitHub moves the live thread with it, or marks it outdated
+    # when its lines changed; either way Codex's new report is the same finding.
+    for old in (at(first[0], 40), at(first[0], None)):
+        again = [old, first[1], cmd, twin(3, 40, HEAD2, 701), codex_review(HEAD2, 501)]
+        v, h3 = judge(again, ctx(h2, perms={"mona": "maintain"}), HEAD2)
+        assert v.gate == "go" and len(v.accepted) == 1  # type: ignore[attr-defined]
+        assert [e.stable_id for e in h3.findings] == [e.stable_id for e in h1.findings]
+
+
+def test_two_live_threads_far_apart_from_two_reviews_are_two_entries() -> None:
+    """Issue 23 route 10: line 10 on one head, the same title at line 300 in a later review on
+    another head, both threads live: two findings, accepted one by one."""
+    first = [twin(1, 10, HEAD1), codex_review(HEAD1)]
+    _v, h1 = judge(first, ctx(None), HEAD1)
+    second = [*first, twin(3, 300, HEAD2, 701), codex_review(HEAD2, 501)]
+    v, h2 = judge(second, ctx(h1), HEAD2)
+    assert sorted(f.line for f in v.critical) == [10, 300]  # type: ignore[attr-defined]
+    assert len({e.stable_id for e in h2.findings}) == 2
+    f1 = next(f for f in v.critical if f.id == "F1")  # type: ignore[attr-defined]
+    cmd = human(9, "/review-coordinator accept F1 wontfix: known", login="mona")
+    v, _ = judge([*second, cmd], ctx(h2, perms={"mona": "maintain"}), HEAD2)
+    assert [a.line for a in v.accepted] == [f1.line] and v.gate == "block"  # type: ignore[attr-defined]
 
 
 # --- nothing editable authorises; commands bind to what their author saw (issue 15 #6, #7) ------
@@ -714,8 +763,35 @@ def test_a_command_binds_to_the_sticky_revision_its_author_saw() -> None:
     cut = h2.model_copy(update={"revisions": []})
     v5, _ = judge([*second, typed], ctx(cut, revision_time=t3, perms=perms), HEAD2)
     assert v5.accepted == []  # type: ignore[attr-defined]
-    assert any("revision it answered is no longer" in n for n in v5.command_notes)  # type: ignore[attr-defined]
+    assert any("revision it answered" in n for n in v5.command_notes)  # type: ignore[attr-defined]
     assert [r.t for r in h3.revisions] == [t1.isoformat(), t3.isoformat()]
+
+
+def test_a_command_in_the_same_second_as_a_revision_binds_to_the_one_before() -> None:
+    """Issue 28: GitHub's times have one-second resolution; a command created in the second a
+    revision was published was typed while the previous one was on screen."""
+    t1, t3 = (datetime(2026, 1, 5, 9, m, tzinfo=UTC) for m in (1, 3))
+    a = codex_inline(1, "a.py", HEAD1, "Alpha problem", badge="P2")
+    b = codex_inline(2, "b.py", HEAD1, "Beta problem", badge="P2")
+    first = [a, b, codex_review(HEAD1)]
+    v1, h1 = judge(first, ctx(None), HEAD1)
+    f2_then = next(f.title for f in v1.advisory if f.id == "F2")  # type: ignore[attr-defined]
+    second = [*first, codex_inline(3, "c.py", HEAD2, "Gamma crash"), codex_review(HEAD2, 501)]
+    v2, h2 = judge(second, ctx(h1, revision_time=t1), HEAD2)
+    f2_now = next(f.title for f in [*v2.critical, *v2.advisory] if f.id == "F2")  # type: ignore[attr-defined]
+    perms = {"mona": "maintain"}
+    tie = human(9, "/review-coordinator accept F2 wontfix: known", login="mona", created_at=t3)
+    v3, h3 = judge([*second, tie], ctx(h2, revision_time=t3, perms=perms), HEAD2)
+    assert [x.title for x in v3.accepted] == [f2_then]  # type: ignore[attr-defined]
+    assert [x.revision for x in v3.accepted] == [t1.isoformat()]  # type: ignore[attr-defined]
+    # Control: one second after the revision, F2 is what that revision showed.
+    after = tie.model_copy(update={"created_at": t3 + timedelta(seconds=1), "id": 10})
+    v4, _ = judge([*second, after], ctx(h2, revision_time=t3, perms=perms), HEAD2)
+    assert [x.title for x in v4.accepted] == [f2_now]  # type: ignore[attr-defined]
+    assert [x.revision for x in v4.accepted] == [t3.isoformat()]  # type: ignore[attr-defined]
+    # The bound command keeps the revision it answered in the record, run after run.
+    again, _ = judge([*second, tie], ctx(h3, revision_time=t3, perms=perms), HEAD2)
+    assert [x.revision for x in again.accepted] == [t1.isoformat()]  # type: ignore[attr-defined]
 
 
 def test_a_bot_comment_edited_by_someone_else_gates_at_its_first_read_level() -> None:

@@ -112,6 +112,7 @@ def accepted_findings(
                 accepted_by=acc.by,
                 url=acc.url,
                 cycle=acc.cycle,
+                revision=acc.revision,
             )
         )
     return out

@@ -103,16 +103,20 @@ def _void(c: RawComment, record: History | None) -> bool:
     return seen or c.id <= record.consumed.get(c.endpoint, 0)
 
 
-def revision_seen(c: RawComment, ctx: CycleContext) -> Mapping[str, list[str]] | None:
-    """The F ids (→ entry ids) of the sticky revision that was current when `c` was created:
-    the record's own one if `c` is newer, else the newest earlier revision not after it; None
-    when that revision is gone from the record (or the time is unknown while older ones exist)."""
+def revision_seen(c: RawComment, ctx: CycleContext) -> tuple[Mapping[str, list[str]], str] | None:
+    """The F ids (→ entry ids) of the sticky revision `c` answered, and when that revision was
+    published: the latest revision published STRICTLY before `c` was created (GitHub's times
+    have one-second resolution, and nobody reads a verdict and answers it within its second:
+    a tie goes to the earlier revision). None when that revision is gone from the record, when
+    none was published before it, or when the time is unknown while older revisions exist."""
     record = ctx.record
     if record is None:
-        return {}
+        return {}, ""
     now = ctx.revision_time
-    if now is None or (c.created_at is not None and c.created_at >= now):
-        return record.fid_map()
+    if now is None:
+        return record.fid_map(), ""
+    if c.created_at is not None and c.created_at > now:
+        return record.fid_map(), now.isoformat()
     if c.created_at is None:
         return None
     for rev in reversed(record.revisions):
@@ -120,8 +124,8 @@ def revision_seen(c: RawComment, ctx: CycleContext) -> Mapping[str, list[str]] |
             t = datetime.fromisoformat(rev.t)
         except ValueError:
             continue
-        if t <= c.created_at:
-            return rev.m
+        if t < c.created_at:
+            return rev.m, rev.t
     return None
 
 
@@ -159,42 +163,44 @@ def apply_commands(
             )
             out.command_notes.append(note)
             continue
-        seen = fid_map if bound_to is not None else revision_seen(cmd.comment, ctx)
+        seen = (fid_map, "") if bound_to is not None else revision_seen(cmd.comment, ctx)
         if seen is None:
             note = (
                 f"@{who}'s command ({cmd.fid or 'unparsed'}) is void: the sticky revision it "
-                "answered is no longer in the record, and it is never bound to today's F ids"
+                "answered (the last one published before it) is no longer in the record, and "
+                "it is never bound to today's F ids"
             )
             out.command_notes.append(note)
             continue
-        targets = bound_to or (seen.get(cmd.fid, []) if cmd.fid else [])
+        targets = bound_to or (seen[0].get(cmd.fid, []) if cmd.fid else [])
         problem = _refusal(cmd, targets, ctx, cached=cid in done)
         if problem is not None:
             note = f"@{who} cannot accept {cmd.fid or 'a finding'}: {problem}"
             out.command_notes.append(note)
             out.outcomes.append(CommandOutcome(comment_id=cid, ok=False, note=note))
             continue
-        assert cmd.kind is not None
         out.refs[str(cid)] = list(targets)
         out.outcomes.append(CommandOutcome(comment_id=cid, ok=True))
         for sid in targets:
-            out.acceptances.setdefault(
-                sid,
-                Acceptance(
-                    kind=cmd.kind,
-                    issue=cmd.issue,
-                    reason=cmd.reason[:REASON_CHARS],
-                    by=who,
-                    url=cmd.comment.html_url,
-                    cycle=done_cycle(record, sid, ctx.cycle),
-                ),
-            )
+            out.acceptances.setdefault(sid, _acceptance(cmd, record, sid, ctx.cycle, seen[1]))
 
 
-def done_cycle(record: History | None, sid: str, cycle: int) -> int:
-    """The cycle an acceptance was first granted in (explanation only)."""
+def _acceptance(cmd: Command, record: History | None, sid: str, cycle: int, rev: str) -> Acceptance:
+    """The acceptance `cmd` grants `sid`. When it was granted (cycle) and which sticky revision
+    the command answered come from the record once the command is bound (explanation only)."""
+    assert cmd.kind is not None
     e = record.entry(sid) if record else None
-    return e.acceptance.cycle if e is not None and e.acceptance is not None else cycle
+    before = e.acceptance if e is not None else None
+    same = before is not None and before.url == cmd.comment.html_url
+    return Acceptance(
+        kind=cmd.kind,
+        issue=cmd.issue,
+        reason=cmd.reason[:REASON_CHARS],
+        by=cmd.comment.author_login,
+        url=cmd.comment.html_url,
+        cycle=before.cycle if before is not None else cycle,
+        revision=(before.revision if same and before is not None else None) or rev or None,
+    )
 
 
 def bind(

@@ -6,10 +6,14 @@ bot with one title in one file (lines 10 and 300) share that id — a *family* �
 be two entries: accepting one must never accept the other.
 
 Within a family, the findings of one round (one review's inline comments, or one comment) are
-distinct findings; rounds are the same findings reported again. The newest round is matched to
-the family's recorded entries by nearest line, then older rounds to those; a finding left over
-gets a fresh entry id (`<family>` if free, else `<family>.<k>`). A family with one finding per
-round and at most one recorded entry is simply `<family>`, as before.
+distinct findings; rounds are the same findings reported again — unless GitHub places them
+apart: a live inline comment's `line` moves with the code on every push, so two live threads
+more than SAME_PLACE lines apart on the current head are two findings whichever review posted
+them (issue 23 route 10: Codex's line 10 on head A and its line 300 on head C). The newest
+round is matched to the family's recorded entries by nearest line, then older rounds to those,
+never across such a distance; a finding left over gets a fresh entry id (`<family>` if free,
+else `<family>.<k>`). A family with one finding per round, at one place, and at most one
+recorded entry is simply `<family>`, as before.
 
 Ids: `<bot>-<12 hex>` is a family; `.<k>` names a member; `~<n>` (ingest) only makes a run's
 ids unique when one entry is reported by several comments. Bot keys are `[a-z0-9-]`, so
@@ -21,10 +25,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
+from reviewcoord.group import DEFAULT_WINDOW
 from reviewcoord.history import History
 from reviewcoord.model import LEVEL_RANK, Finding, Origin, ParseNote, RawComment
 
 FAR = 10**6  # a finding without a line matches another only when nothing nearer is left
+# Two live inline comments more than this many lines apart on the current head are two findings.
+SAME_PLACE = DEFAULT_WINDOW
 _EPOCH = datetime.min.replace(tzinfo=UTC)
 
 
@@ -62,21 +69,45 @@ def _fresh(fam: str, used: set[str]) -> str:
 Round = tuple[str, int]
 
 
+def _place(c: RawComment | None) -> int | None:
+    """Where an inline comment is on the PR's current head, as GitHub says: its `line`, which
+    GitHub moves with the code while the comment is live (null once outdated). Unknown for any
+    other comment: a line stated in a body is not tracked."""
+    if c is None or c.endpoint != "review_comment":
+        return None
+    return c.line
+
+
+def _apart(a: int | None, b: int | None) -> bool:
+    """Two places GitHub knows, too far apart to be one finding."""
+    return a is not None and b is not None and abs(a - b) > SAME_PLACE
+
+
+def _one_place(places: Sequence[int | None]) -> bool:
+    known = [p for p in places if p is not None]
+    return not known or max(known) - min(known) <= SAME_PLACE
+
+
 def _assign(
-    members: Sequence[tuple[Finding, Round]], fam: str, recorded: Sequence[tuple[str, int | None]]
+    members: Sequence[tuple[Finding, Round, int | None]],
+    fam: str,
+    recorded: Sequence[tuple[str, int | None, int | None]],
 ) -> list[str]:
-    """The entry id of each member of one family; `members` ordered newest round first."""
+    """The entry id of each member of one family; `members` ordered newest round first. A
+    member takes the nearest entry still free in its round, never one GitHub places elsewhere
+    on the current head (two live threads at lines 10 and 300 are two findings)."""
     rounds: dict[Round, list[int]] = {}
-    for i, (_f, r) in enumerate(members):
+    for i, (_f, r, _p) in enumerate(members):
         rounds.setdefault(r, []).append(i)
     anchors = list(recorded)
-    used = {eid for eid, _ in anchors}
+    used = {eid for eid, _, _ in anchors}
     out: dict[int, str] = {}
     for indexes in rounds.values():
         pairs = sorted(
             (_distance(members[i][0].line, line), n, i)
             for i in indexes
-            for n, (_eid, line) in enumerate(anchors)
+            for n, (_eid, line, place) in enumerate(anchors)
+            if not _apart(members[i][2], place)
         )
         taken: set[int] = set()
         for _d, n, i in pairs:
@@ -87,9 +118,22 @@ def _assign(
             if i not in out:
                 eid = _fresh(fam, used)
                 used.add(eid)
-                anchors.append((eid, members[i][0].line))
+                anchors.append((eid, members[i][0].line, members[i][2]))
                 out[i] = eid
     return [out[i] for i in range(len(members))]
+
+
+def _anchors(
+    record: History | None, by_key: Mapping[tuple[Origin, int], RawComment]
+) -> dict[str, list[tuple[str, int | None, int | None]]]:
+    """Per family, the recorded entries: (entry id, recorded line, place on the current head:
+    its comment's, or the recorded line of an inline comment that is gone)."""
+    out: dict[str, list[tuple[str, int | None, int | None]]] = {}
+    for e in record.findings if record else ():
+        c = by_key.get((e.endpoint, e.comment_id))
+        place = _place(c) if c is not None else e.line if e.endpoint == "review_comment" else None
+        out.setdefault(family(e.stable_id), []).append((e.stable_id, e.line, place))
+    return out
 
 
 def identify(
@@ -97,13 +141,12 @@ def identify(
 ) -> list[Finding]:
     """`findings` with each stable id set to its entry id (`~n` where an entry repeats)."""
     by_key: dict[tuple[Origin, int], RawComment] = {(c.endpoint, c.id): c for c in comments}
-    recorded: dict[str, list[tuple[str, int | None]]] = {}
-    for e in record.findings if record else ():
-        recorded.setdefault(family(e.stable_id), []).append((e.stable_id, e.line))
+    recorded = _anchors(record, by_key)
     families: dict[str, list[int]] = {}
     for i, f in enumerate(findings):
         families.setdefault(family(f.stable_id), []).append(i)
     eids: list[str] = [""] * len(findings)
+    places = [_place(by_key.get((f.endpoint, f.comment_id))) for f in findings]
 
     def age(i: int) -> tuple[datetime, int]:
         c = by_key.get((findings[i].endpoint, findings[i].comment_id))
@@ -112,13 +155,15 @@ def identify(
     for fam, indexes in families.items():
         rounds = {i: _round(findings[i], by_key) for i in indexes}
         widest = max(list(rounds.values()).count(r) for r in rounds.values())
-        if widest <= 1 and all(eid == fam for eid, _ in recorded.get(fam, ())):
+        known = recorded.get(fam, [])
+        spots = [places[i] for i in indexes] + [place for _e, _l, place in known]
+        if widest <= 1 and all(eid == fam for eid, _, _ in known) and _one_place(spots):
             for i in indexes:
                 eids[i] = fam
             continue
         order = sorted(indexes, key=age, reverse=True)
-        assigned = _assign([(findings[i], rounds[i]) for i in order], fam, recorded.get(fam, []))
-        for i, eid in zip(order, assigned, strict=True):
+        members = [(findings[i], rounds[i], places[i]) for i in order]
+        for i, eid in zip(order, _assign(members, fam, known), strict=True):
             eids[i] = eid
     return _unique(list(zip(findings, eids, strict=True)))
 
