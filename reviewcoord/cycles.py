@@ -16,8 +16,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from reviewcoord import __version__
 from reviewcoord.actions_io import Log
+from reviewcoord.bots import bot_for_author
 from reviewcoord.config import Settings
 from reviewcoord.edits import (
     edited_bot_comments,
@@ -29,29 +29,17 @@ from reviewcoord.edits import (
 )
 from reviewcoord.errors import GatewayError
 from reviewcoord.github.gateway import CheckRunRef, CommentEdits, Gateway
-from reviewcoord.history import History, bound, decode, encode
+from reviewcoord.history import History, bound, encode
 from reviewcoord.ingest import is_ours
 from reviewcoord.judgement import CycleContext, CycleLookups, ForeignEdits, Mode, cycle_for
 from reviewcoord.judgement.converge import converging
 from reviewcoord.judgement.shift import NOTHING, Push
 from reviewcoord.model import BotKey, RawComment
-from reviewcoord.publish.sticky import ours
 from reviewcoord.pushes import Pushes
 from reviewcoord.settle import Reading
+from reviewcoord.trusted import ACTIONS_BOT, edited_after, find_record, seal, vouched
 
-ACTIONS_BOT = "github-actions[bot]"
-
-
-def find_record(
-    comments: Sequence[RawComment], own_login: str, *, repo: str, pr: int
-) -> tuple[History | None, str | None, RawComment | None]:
-    """(record, notice, our sticky) from a PR's issue comments: our newest sticky only (the
-    record is read from nothing else: docs on trust in reviewcoord/history.py)."""
-    mine = ours(comments, own_login)
-    if not mine:
-        return None, None, None
-    history, notice = decode(mine[0].body, repo=repo, pr=pr)
-    return history, notice, mine[0]
+__all__ = ["ACTIONS_BOT", "Cycles", "fingerprint"]
 
 
 def fingerprint(comments: Iterable[RawComment], own_login: str | None, extra: str = "") -> str:
@@ -67,57 +55,6 @@ def fingerprint(comments: Iterable[RawComment], own_login: str | None, extra: st
     lines.sort()
     lines.append(extra)
     return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:24]
-
-
-def seal(history: History, inputs: str) -> str:
-    """The noop fingerprint stored in the record: what the run read (`inputs`), the action's
-    version, and the digest of the record itself (its fingerprint left out). A later run is a
-    noop only if all three are unchanged: a record re-encoded by hand or an upgraded action
-    judges again."""
-    digest = hashlib.sha256(encode(history.model_copy(update={"fingerprint": ""})).encode())
-    text = f"{inputs}\n{__version__}\n{digest.hexdigest()}"
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
-
-
-def edited_after(sticky: RawComment, run: CheckRunRef | None) -> bool:
-    """Was our sticky changed after our last run completed? Our runs write the sticky before
-    they complete the check run, so a later `updated_at` (GitHub's clock, both) is someone
-    else's edit, or a run that did not finish."""
-    if sticky.updated_at is None or sticky.updated_at == sticky.created_at:
-        return False
-    done = run.completed_at if run is not None else None
-    return done is None or sticky.updated_at > done
-
-
-def vouched(sticky: RawComment | None, runs: Sequence[CheckRunRef]) -> bool:
-    """May facts cached in our sticky's record be used before its edit history is read? Only
-    if GitHub's clock shows nobody changed it after our last run on this head completed."""
-    if sticky is None:
-        return False
-    done = [r for r in runs if r.status == "completed"]
-    return not edited_after(sticky, max(done, key=lambda r: r.id, default=None))
-
-
-def recorded_time(
-    repo: str,
-    pr: int,
-    own_login: str | None,
-    sha: str,
-    comments: Sequence[RawComment],
-    check_runs: Callable[[str], Sequence[CheckRunRef]],
-) -> datetime | None:
-    """When `sha` arrived on GitHub, as our record keeps it, if `sha` is the head it reviewed (and
-    the sticky is `vouched` for on it: a time written in by hand could date old reviews new)."""
-    issue = [c for c in comments if c.endpoint == "issue_comment"]
-    record, _notice, sticky = find_record(issue, own_login or ACTIONS_BOT, repo=repo, pr=pr)
-    if record is None or record.last_head != sha or not record.head_arrival:
-        return None
-    if not vouched(sticky, check_runs(sha)):
-        return None
-    try:
-        return datetime.fromisoformat(record.head_arrival)
-    except ValueError:
-        return None
 
 
 class Cycles:
@@ -139,8 +76,17 @@ class Cycles:
         check_runs: Callable[[str], Sequence[CheckRunRef]] | None = None,
         *,
         edits: dict[tuple[str, str], CommentEdits | None] | None = None,
+        rejudge: bool = False,
     ) -> None:
+        """`rejudge`: someone allowed to dispatch the workflow asked to judge again (it
+        releases a hold)."""
         self.gateway = gateway
+        self.rejudge = rejudge
+        # Why our sticky's record was discarded on this run, and the heads it named (where a
+        # trusted copy may be: evaluation.Evaluation.trusted_copy). None: it was not.
+        self.discarded: str | None = None
+        self.hints: list[str] = []
+        self.restored_at: datetime | None = None
         name = settings.check_name
         self.check_runs = check_runs or (lambda sha: gateway.list_check_runs(sha, name))
         self.repo = repo
@@ -179,13 +125,15 @@ class Cycles:
         if noop and self.record is not None:
             return self._recorded_edits(commands, self.record)
         bots = edited_bot_comments(comments, self.own_login)
-        mine = self.sticky if self.record is not None else None
+        # Our sticky, whatever its record says (a hidden line edited into garbage or away is
+        # an edit too); once per run.
+        mine = self.sticky if self.discarded is None else None
         mine = mine if mine is not None and is_edited(mine) else None
         self._read_edits([*commands, *bots, *([mine] if mine else [])])
         if mine is not None:
             why = last_editor_not_author(mine, self._edits.get((mine.node_id, stamp(mine))))
             if why is not None:
-                self.discard(f"our sticky comment {why}")
+                self.discard(f"our sticky comment {why.removeprefix('it ')}")
         known = {k: v for k, v in self._edits.items() if v is not None}
         histories = {node: h for (node, _stamp), h in known.items()}
         return ForeignEdits(commands=foreign(commands, histories), bots=foreign(bots, histories))
@@ -218,11 +166,54 @@ class Cycles:
             self._edits[(c.node_id, stamp(c))] = got.get(c.node_id)
 
     def discard(self, why: str) -> None:
-        """The record cannot be trusted: judge this PR again from its comments, and say why."""
+        """The record cannot be trusted: judge this PR again from its comments (or from the
+        trusted copy, `restore`), say why, and do not go on this run (`hold`)."""
         self.log.warning(f"review history: {why}; its record is discarded")
+        self.hints = list(reversed(self.record.heads)) if self.record is not None else []
+        self.discarded = why
         self.record = None
         self.notice = f"{why}: its record was discarded and the PR judged again from its comments"
         self._contexts.clear()
+
+    def restore(self, record: History, run: CheckRunRef) -> None:
+        """Judge from the trusted copy of the record (reviewcoord/trusted.py), carried by our
+        check run `run`; its revision was published by the time `run` completed (GitHub's
+        clock; our sticky's own time is the editor's now, or gone)."""
+        why = self.discarded or "our sticky comment is gone (deleted)"
+        source = f"our check run {run.id} on {run.head_sha[:7]}"
+        self.discarded = why
+        self.log.notice(f"review history: restored from {source}")
+        self.record = record
+        self.restored_at = run.completed_at
+        self.notice = f"{why}: its record was discarded and restored from {source}"
+        self._contexts.clear()
+
+    def hold(self, comments: Sequence[RawComment]) -> str | None:
+        """Why the gate may not go on this run: a record discarded on this run, or a hold kept
+        in the record — released only by a maintainer's `workflow_dispatch` (`rejudge`) or by
+        a reviewer's review posted after the held verdict (GitHub's clock)."""
+        if self.discarded is not None:
+            return (
+                f"held: {self.discarded}, so this run does not go; a maintainer's "
+                "workflow_dispatch or the reviewers' next review judges again"
+            )
+        held = self.record.hold if self.record is not None else None
+        if held is None:
+            return None
+        since = self._revision_time()
+        later = [
+            c
+            for c in comments
+            if since is not None
+            and c.created_at is not None
+            and c.created_at > since
+            and bot_for_author(c.author_login, c.author_type) is not None
+        ]
+        if self.rejudge or later:
+            why = "a workflow_dispatch" if self.rejudge else f"{later[0].author_login}'s review"
+            self.log.notice(f"review history: the hold is released by {why}")
+            return None
+        return held
 
     def fingerprint(self, comments: Sequence[RawComment], evidence: str = "") -> str:
         """`evidence`: the digest of what the rest of the reading said (its check runs,
@@ -311,6 +302,7 @@ class Cycles:
             permission_from_record=noop,
             convergence_from_record=noop,
             since_review=since,
+            hold=self.hold(comments),
         )
 
     def _new_context(self, head_sha: str) -> CycleContext:
@@ -359,6 +351,8 @@ class Cycles:
         from reviewcoord.render import STALE_PREFIX
 
         sticky = self.sticky
+        if self.discarded is not None:
+            return self.restored_at if self.record is not None else None
         if self.record is None or sticky is None or STALE_PREFIX in sticky.body:
             return None
         return sticky.updated_at

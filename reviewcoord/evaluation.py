@@ -7,9 +7,9 @@ drive it against a fake server.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from collections.abc import Sequence
+from dataclasses import replace
+from functools import partial
 
 from reviewcoord import rerequest
 from reviewcoord.actions_io import Log
@@ -26,60 +26,41 @@ from reviewcoord.history import REASON_CHARS, Asked
 from reviewcoord.ingest import Ingested, finished_by_grace, ingest
 from reviewcoord.judgement import Judgement, JudgeSettings, Subject, judge, would_go
 from reviewcoord.judgement.carry import reporting_on_head
-from reviewcoord.model import FINAL_STATES, BotKey, RawComment, SettleMode, Verdict
+from reviewcoord.model import FINAL_STATES, BotKey, RawComment, SettleMode
 from reviewcoord.normalize import merged_table
 from reviewcoord.publish.check_run import CheckRunCache
 from reviewcoord.publish.surfaces import Run, Surfaces, WriteGuard
 from reviewcoord.reading import STATE_ONLY, Evidence, read_comments, read_parts
-from reviewcoord.resolve import identity, resolve_expected
+from reviewcoord.request import Outcome, RunRequest
+from reviewcoord.resolve import resolve_expected
 from reviewcoord.runs import next_corroborated, next_runs
 from reviewcoord.settle import Clock, Reading, Settled, SettlePolicy, settle, waiting_for
+from reviewcoord.trusted import find_copy
 
 UNREVIEWED = ("failed", "skipped", "unreadable")
-
-
-@dataclass(frozen=True)
-class RunRequest:
-    repo: str
-    pr: int
-    inputs: Mapping[str, object]  # hyphenated keys; '' or None = not set
-    input_source: str  # "workflow inputs" / "command line": named in config errors
-    config_path: str
-    identity_hint: str | None = ACTIONS_BOT  # who we are when GET /user is forbidden
-    rejudge: bool = False  # never a noop (`workflow_dispatch`: someone asked to judge again)
-    # The PR head the event payload names (untrusted, maybe stale): only where a failure is
-    # written when `GET pulls/{n}` itself fails; never judged.
-    event_head: str | None = None
-
-
-@dataclass
-class Outcome:
-    gate: Literal["block", "go", "error"]
-    reason: str
-    verdict: Verdict | None = None
-    head_sha: str | None = None
-    comment_url: str = ""
-    settings: Settings | None = None
-    settled: Settled | None = None
-    read_only: bool = False
-    notes: list[str] = field(default_factory=list)
-    error_details: list[str] = field(default_factory=list)
-    bad_input: bool = False  # the error is the user's to fix (invalid configuration): exit 2
 
 
 class Evaluation:
     """The state of one evaluation: what was read, who we are, the record, the surfaces."""
 
-    def __init__(self, req: RunRequest, gateway: Gateway, settings: Settings, log: Log) -> None:
+    def __init__(
+        self,
+        req: RunRequest,
+        gateway: Gateway,
+        settings: Settings,
+        log: Log,
+        who: tuple[str | None, str | None] | None = None,
+    ) -> None:
+        confirmed, acting = who or (None, req.identity_hint)  # resolve.identity's, else the hint
         if settings.dry_run and not isinstance(gateway, DryRunGateway):
             # The one place a dry run is set up: every write below is printed, none is sent.
-            gateway = DryRunGateway(gateway, log, req.identity_hint or "(you)")
+            gateway = DryRunGateway(gateway, log, acting or "(you)")
         self.req, self.gateway, self.settings, self.log = req, gateway, settings, log
         self.table = merged_table(settings.severity)
         self.issue_comments: list[RawComment] = []
-        self.own_login: str | None = req.identity_hint
-        self.confirmed_login: str | None = None
-        self.check_runs = CheckRunCache(gateway, settings.check_name)
+        self.own_login: str | None = acting
+        self.confirmed_login: str | None = confirmed
+        self.check_runs = CheckRunCache(gateway, settings.check_name, lambda: self.own_login)
         self.heads = HeadReads(gateway, req.repo, self.check_runs, lambda: self.own_login)
         run = Run(
             gateway=gateway,
@@ -93,6 +74,7 @@ class Evaluation:
         )
         self.surfaces = Surfaces.build(run, self.check_runs)
         self.cycles: Cycles | None = None
+        self.copy_sought = False  # the record's trusted copy was looked for (once a run)
         self.expected: list[BotKey] = []
         self.asked: list[Asked] = []  # this run's re-requests (reviewcoord/rerequest.py)
         # The run's clock (set by `evaluate`), and when each (head, bot) was first read as
@@ -180,6 +162,7 @@ class Evaluation:
         return finished_by_grace(ingested, expired, grace)
 
     def load_cycles(self, pr_author: str) -> Cycles:
+        self.copy_sought = False
         self.cycles = Cycles(
             self.gateway,
             self.req.repo,
@@ -191,19 +174,18 @@ class Evaluation:
             self.log,
             self.check_runs.on,
             edits=self.heads.edits,
+            rejudge=self.req.rejudge,
         )
         return self.cycles
 
     def begin(self, pull: PullInfo) -> Reading:
-        """Who we are, the first reading, the record and the expected bots."""
-        self.confirmed_login, self.own_login = identity(
-            self.gateway, self.req.identity_hint, self.check_runs, pull.head_sha
-        )
+        """The first reading, the record and the expected bots."""
         # The bots' own checks and statuses are read once our pending status and check run are
         # written (`open_surfaces`), so that our writes do not make the next listing a new
         # one; before, only when this run may be a noop (the head is the recorded one).
         first = self.read(states=False, maybe_noop=not self.req.rejudge)
         cycles = self.load_cycles(first.pull.author_login)
+        self.restore_record(first.pull)  # our sticky gone: from the listing the adoption reads
         if cycles.record is not None and cycles.record.last_head == first.pull.head_sha:
             first = self.with_states(first, maybe_noop=not self.req.rejudge)
         self.expected = resolve_expected(
@@ -228,6 +210,7 @@ class Evaluation:
         if reading.ingested.edits_recorded and not noop:
             reading = self.with_states(reading)  # only a noop judges what the record recalls
         foreign = self.cycles.check_edits(reading.comments, noop=noop)
+        self.restore_record(reading.pull)
         head = reading.pull.head_sha
         head_time = self.heads.times.get(head)
         subject = Subject(
@@ -275,6 +258,22 @@ class Evaluation:
         on_head = list(dict.fromkeys(a.bot for a in asked or [] if a.head == head))
         verdict = judgement.verdict.model_copy(update={"rerequested": on_head})
         return Judgement(verdict=verdict, record=record)
+
+    def restore_record(self, pull: PullInfo) -> None:
+        """Our sticky's record discarded on this run (edited by someone else), or our sticky
+        gone while our check run on this head holds a record: judge from the newest trusted
+        copy (reviewcoord/trusted.py; the PR's commits read only after a discard), looked for
+        once a run; the run does not go (the hold)."""
+        cycles = self.cycles
+        assert cycles is not None
+        gone = cycles.sticky is None and self.settings.format in ("both", "comment")
+        if cycles.record is not None or self.copy_sought or not (cycles.discarded or gone):
+            return
+        self.copy_sought = True
+        later = partial(self.gateway.list_pull_commits, pull.number) if cycles.discarded else None
+        found = find_copy(self.check_runs.on, pull, self.req.repo, later, cycles.hints)
+        if found is not None:
+            cycles.restore(*found)
 
     def could_go(self, reading: Reading) -> bool:
         """Settle's cheap predicate (no reconciliation, no reads)."""
@@ -397,11 +396,10 @@ class Evaluation:
         )
 
     def open_surfaces(self, first: Reading) -> None:
-        """The pending state on the head; the check run we open says which App we are."""
+        """The pending state on the head; the check run we create says which App we are."""
         self.surfaces.open(first.pull.head_sha, self.expected)
         app_login = self.surfaces.check_run.app_login
-        if self.confirmed_login is None and app_login and app_login != self.own_login:
-            # GET /user is forbidden to App tokens: look for our sticky under that identity.
-            self.log.info(f"identity from our check run's app: {app_login}")
+        if app_login and app_login != self.own_login:
+            self.log.warning(f"the check run this run created says we are {app_login}")
             self.own_login = app_login
             self.load_cycles(first.pull.author_login)

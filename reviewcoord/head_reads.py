@@ -15,7 +15,6 @@ from datetime import datetime
 from reviewcoord.arrival import Arrival, head_arrival
 from reviewcoord.binding import Known
 from reviewcoord.bots import bot_for_author
-from reviewcoord.cycles import ACTIONS_BOT, find_record, recorded_time, vouched
 from reviewcoord.edits import is_edited, own_texts, recorded_own_texts, stamp
 from reviewcoord.github.gateway import (
     CheckRunRef,
@@ -28,6 +27,7 @@ from reviewcoord.history import History
 from reviewcoord.ingest import OwnTexts
 from reviewcoord.model import RawComment
 from reviewcoord.publish.check_run import CheckRunCache
+from reviewcoord.trusted import ACTIONS_BOT, find_record, recorded_time, vouched
 
 
 class HeadReads:

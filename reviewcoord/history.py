@@ -223,6 +223,10 @@ class History(_Model):
     # (counted from 0 again: convergence mode comes later, never sooner).
     requested_before: int | None = Field(None, alias="cr", ge=0)
     requested_last: bool | None = Field(None, alias="crl")
+    # Optional: why the gate is held (never go) after a record had to be discarded (our sticky
+    # edited by someone else, or deleted): until a maintainer's `workflow_dispatch`, or a
+    # reviewer's next review, judges again (cycles.Cycles.hold). None: not held.
+    hold: str | None = Field(None, alias="hd", max_length=REASON_CHARS)
 
     @property
     def last_head(self) -> str | None:
@@ -270,6 +274,11 @@ def decode(body: str, *, repo: str, pr: int) -> tuple[History | None, str | None
     line = _history_line(body)
     if line is None:
         return None, None
+    return decode_line(line, repo=repo, pr=pr)
+
+
+def decode_line(line: str, *, repo: str, pr: int) -> tuple[History | None, str | None]:
+    """(record, notice) from one history line (`encode`'s output)."""
     rest = line[len(HISTORY_PREFIX) :]
     version, _, rest = rest.partition(" ")
     if version != VERSION:

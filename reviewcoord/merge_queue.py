@@ -28,7 +28,6 @@ from reviewcoord.actions_io import (
     write_verdict_file,
 )
 from reviewcoord.config import Settings, build_settings, declared_scope, parse_config_file
-from reviewcoord.cycles import find_record
 from reviewcoord.errors import (
     EXIT_BLOCK,
     EXIT_OK,
@@ -45,6 +44,7 @@ from reviewcoord.publish.commit_status import set_status
 from reviewcoord.publish.surfaces import WriteGuard
 from reviewcoord.render import merge_group as text
 from reviewcoord.runner import Outcome, RunRequest
+from reviewcoord.trusted import find_record
 from reviewcoord.verdict_output import scrub, verdict_output
 
 INVALID_CONFIG = "invalid configuration: "

@@ -313,6 +313,9 @@ class Verdict(Frozen):
     accepted: list[AcceptedFinding] = Field(default_factory=list)
     convergence: ConvergenceInfo | None = None
     history_notice: str | None = None
+    # Why the gate is held (block whatever the findings): a record that had to be discarded
+    # (interface §5; docs/security.md). None: not held.
+    held: str | None = None
     command_notes: list[str] = Field(default_factory=list)
     # Accounts whose login spells a known reviewer's but which are not it (a user account
     # `claude`): login → the key it imitates. A person: never the bot (interface §5).

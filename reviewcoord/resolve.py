@@ -8,10 +8,11 @@ from typing import Any
 
 from reviewcoord.actions_io import Log
 from reviewcoord.bots import bot_for_author, reviewer_keys
+from reviewcoord.bots.declared import rest_login
 from reviewcoord.config import Settings, build_settings, parse_config_file
+from reviewcoord.errors import ConfigError
 from reviewcoord.github.gateway import Gateway, PullInfo
 from reviewcoord.model import BotKey
-from reviewcoord.publish.check_run import CheckRunCache
 
 
 def load_settings(
@@ -21,15 +22,20 @@ def load_settings(
     inputs: Mapping[str, object],
     input_source: str,
     parsed: dict[str, Any] | None = None,
+    own_login: str | None = None,
 ) -> Settings:
     """`parsed` receives the file's mapping once it parses as YAML, valid or not (a failure
-    report takes the name of the check the repository configured from it)."""
+    report takes the name of the check the repository configured from it). `own_login`: who
+    we are; a declared reviewer may not be us (`refuse_own_reviewer`)."""
     # The base branch's copy only: a PR must not be able to change its own gate.
     ref = pull.base_ref or pull.base_sha
     text = gateway.get_file(config_path, ref) if config_path else None
     source = f"{config_path} (base branch {ref})"
     file_values = parse_config_file(text, source, parsed) if text is not None else {}
-    return build_settings(file_values, inputs, file_source=source, input_source=input_source)
+    settings = build_settings(file_values, inputs, file_source=source, input_source=input_source)
+    if own_login:
+        refuse_own_reviewer(settings, own_login, source)
+    return settings
 
 
 def resolve_expected(
@@ -72,18 +78,30 @@ def resolve_expected(
     return [b for b in reviewer_keys() if b in expected]
 
 
-def identity(
-    gateway: Gateway, identity_hint: str | None, check_runs: CheckRunCache, head_sha: str
-) -> tuple[str | None, str | None]:
-    """(confirmed login, login to act as). In the Action, the App of our newest check run on
-    the head is who we are (`<slug>[bot]`; GITHUB_TOKEN: github-actions[bot]): the read is the
-    one the noop proof and check-run adoption need anyway, and it spares `GET /user`, which
-    GitHub refuses App tokens (403). Without such a check run (or from the command line, where
-    a personal token answers `GET /user`) we ask GitHub, else fall back to the hint."""
-    if identity_hint is not None:
-        apps = [r for r in check_runs.on(head_sha) if r.app_slug]
-        if apps:
-            login = f"{max(apps, key=lambda r: r.id).app_slug}[bot]"
+def identity(gateway: Gateway, identity_hint: str | None) -> tuple[str, str]:
+    """(confirmed login, login to act as) — one login, from GitHub's word about our own token,
+    never from a name match on a check run anyone's App could make (issue 23 route 7): the
+    command line's personal token answers `GET /user`; any token answers GraphQL `viewer` (the
+    workflow's GITHUB_TOKEN as github-actions[bot], an App installation as `<slug>[bot]`). The
+    check run this run creates confirms it (evaluation.open_surfaces). A failed read raises
+    GatewayError: the run fails closed rather than guess who it is."""
+    if identity_hint is None:
+        login = gateway.whoami()
+        if login:
             return login, login
-    confirmed = gateway.whoami()
-    return confirmed, confirmed or identity_hint
+    login = gateway.token_login()
+    return login, login
+
+
+def refuse_own_reviewer(settings: Settings, own_login: str, source: str) -> None:
+    """A declared reviewer whose login is ours would read our own sticky as its review (issue 23
+    route 8): refused, naming the key (ConfigError, like every invalid configuration)."""
+    mine = own_login.casefold()
+    for key, declared in settings.reviewers.items():
+        for login in declared.logins:
+            if rest_login(login, declared.type).casefold() == mine:
+                raise ConfigError(
+                    f"{source}: key 'reviewers.{key}.logins': login {login!r} is this action's "
+                    "own identity (the token it runs with writes as it): our sticky comment "
+                    "would be read as that reviewer's review"
+                )

@@ -13,6 +13,7 @@ from typing import Any
 
 from reviewcoord.github.gateway import (
     CHECK_SUMMARY_CHARS,
+    CHECK_TEXT_CHARS,
     CheckRunRef,
     CheckSuiteRef,
     ClosedPull,
@@ -220,6 +221,7 @@ def check_run_ref(d: Any) -> CheckRunRef:
     app, html_url, conclusion = d.get("app"), d.get("html_url"), d.get("conclusion")
     slug = app.get("slug") if isinstance(app, dict) else None
     summary = _str(d, "output", "summary")
+    text = _str(d, "output", "text")
     return CheckRunRef(
         id=run_id,
         name=_str(d, "name") or "",
@@ -232,6 +234,7 @@ def check_run_ref(d: Any) -> CheckRunRef:
         title=_str(d, "output", "title"),
         summary=summary[:CHECK_SUMMARY_CHARS] if summary is not None else None,
         started_at=_time(d, "started_at"),
+        text=text[:CHECK_TEXT_CHARS] if text is not None else None,
     )
 
 
@@ -299,7 +302,8 @@ def check_run_to_rest(r: CheckRunRef) -> dict[str, Any]:
         "started_at": iso(r.started_at),
         "completed_at": iso(r.completed_at),
         "app": {"slug": r.app_slug} if r.app_slug else None,
-        "output": {"title": r.title, "summary": r.summary},
+        "output": {"title": r.title, "summary": r.summary}
+        | ({"text": r.text} if r.text is not None else {}),
     }
 
 

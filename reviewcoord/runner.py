@@ -22,12 +22,13 @@ from reviewcoord.actions_io import Log
 from reviewcoord.config import Settings, declared_scope
 from reviewcoord.cycles import ACTIONS_BOT
 from reviewcoord.errors import ConfigError, GatewayError
-from reviewcoord.evaluation import Evaluation, Outcome, RunRequest
+from reviewcoord.evaluation import Evaluation
 from reviewcoord.github.gateway import Gateway, PullInfo
 from reviewcoord.judgement import Judgement
 from reviewcoord.publish.surfaces import FORK_HELP, Publication
 from reviewcoord.reading import read_comments
-from reviewcoord.resolve import load_settings, resolve_expected
+from reviewcoord.request import Outcome, RunRequest
+from reviewcoord.resolve import identity, load_settings, resolve_expected
 from reviewcoord.settle import Clock, Settled
 
 __all__ = ["ACTIONS_BOT", "FORK_HELP", "Outcome", "RunRequest", "evaluate", "resolve_expected"]
@@ -39,10 +40,14 @@ MAX_PUBLISH_RESTARTS = 2
 MAX_CONFIRMS = 3
 
 
-def _prepare(req: RunRequest, gateway: Gateway, log: Log) -> tuple[PullInfo, Settings] | Outcome:
-    """The PR and the settings (config from its base branch), or the failure — written, like
-    every failure, to the check and status the workflow configured (`check-name`,
-    `status-context`), on the head from the event payload when the PR itself cannot be read."""
+Prepared = tuple[PullInfo, Settings, tuple[str, str]]
+
+
+def _prepare(req: RunRequest, gateway: Gateway, log: Log) -> Prepared | Outcome:
+    """The PR, who we are, and the settings (config from its base branch), or the failure —
+    written, like every failure, to the check and status the workflow configured
+    (`check-name`, `status-context`), on the head from the event payload when the PR itself
+    cannot be read."""
     try:
         pull = gateway.get_pull(req.pr)
     except GatewayError as exc:
@@ -53,19 +58,28 @@ def _prepare(req: RunRequest, gateway: Gateway, log: Log) -> tuple[PullInfo, Set
         at = PullInfo(number=req.pr, head_sha=req.event_head, base_ref="")
         return Evaluation(req, gateway, fallback_settings(req), log).fail(problem, at)
     log.info(f"head {pull.head_sha} on {pull.base_ref or '?'}; state {pull.state}")
+    try:
+        who = identity(gateway, req.identity_hint)
+    except GatewayError as exc:
+        problem = f"could not read who our token is: {exc}"
+        return Evaluation(req, gateway, fallback_settings(req), log).fail(problem, pull)
     parsed: dict[str, Any] = {}
     try:
-        return pull, load_settings(
-            gateway, pull, req.config_path, req.inputs, req.input_source, parsed
+        return (
+            pull,
+            load_settings(
+                gateway, pull, req.config_path, req.inputs, req.input_source, parsed, who[1]
+            ),
+            who,
         )
     except ConfigError as exc:
-        failed = Evaluation(req, gateway, fallback_settings(req, parsed), log)
+        failed = Evaluation(req, gateway, fallback_settings(req, parsed), log, who)
         outcome = failed.fail(f"invalid configuration: {exc}", pull)
         outcome.bad_input = True
         return outcome
     except GatewayError as exc:
         problem = f"could not read the config file: {exc}"
-    return Evaluation(req, gateway, fallback_settings(req), log).fail(problem, pull)
+    return Evaluation(req, gateway, fallback_settings(req), log, who).fail(problem, pull)
 
 
 # What a failure report needs of the settings, each taken on its own when the whole is invalid.
@@ -100,9 +114,9 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             prepared = _prepare(req, gateway, log)
             if isinstance(prepared, Outcome):
                 return prepared
-            pull, settings = prepared
+            pull, settings, who = prepared
             scope.enter_context(declared_scope(settings))
-            run = Evaluation(req, gateway, settings, log)
+            run = Evaluation(req, gateway, settings, log, who)
             run.clock = clock
             try:
                 first = run.begin(pull)

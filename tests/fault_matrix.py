@@ -103,7 +103,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET commits/{sha}/check-suites", "GET", rf"/commits/{HEAD}/check-suites"),
     Endpoint("GET issues/{n}/timeline", "GET", rf"/issues/{PR}/timeline"),
     Endpoint("GET contents (config)", "GET", r"/contents/", optional=frozenset({"404"})),
-    Endpoint("GET /user", "GET", r"^/user(\?|$)", optional=frozenset({"404"})),
+    # Who our token is (GraphQL `viewer`; the only GraphQL query of this all-clean PR).
+    Endpoint("POST graphql (viewer)", "POST", r"^/graphql$"),
     Endpoint("GET commits/{sha}/check-runs", "GET", r"/check-runs\?"),
     Endpoint("POST check-runs", "POST", r"/check-runs$", write=True),
     Endpoint("PATCH check-runs/{id}", "PATCH", r"/check-runs/\d+", write=True),
@@ -326,7 +327,7 @@ def expected_gates(cell: Cell) -> set[str]:
     lost data would also say `go`, so "never go on an incomplete read" is tested head-on."""
     fault, ep = cell.fault, cell.endpoint
     if fault.key in ep.optional:
-        return {"go"}  # 404 on config/commit/user means "absent": the verdict stands
+        return {"go"}  # 404 on config/commit means "absent": the verdict stands
     if cell.mode == "transient" and fault.retryable:
         return {"go"}
     if ep.degradable:
@@ -422,7 +423,7 @@ stickies of ours.
 Invariants checked in every cell (`fault_matrix.check`):
 
 * the gate is the expected one: `go` when the fault is transient and retryable or means
-  "absent" (404 on config / head commit / `GET /user`), otherwise `error` (fail closed);
+  "absent" (404 on config / head commit), otherwise `error` (fail closed);
   never `go` after a read or write failed for good;
 * at most one sticky comment of ours; a sticky that claims a verdict has the matching final
   commit status (`go` → `success`, `block` → `failure`), otherwise it is marked stale;
@@ -521,13 +522,13 @@ def run_once(
 NOTES = """
 ## Tokens, fork PRs, races (tests/test_tokens.py, tests/test_races.py)
 
-* **Identity.** GITHUB_TOKEN (`GET /user` → 403, assumed `github-actions[bot]`), a PAT
-  (`GET /user` answers) and an App installation token (writes as `my-app[bot]`, `GET /user` →
-  403): three runs each end with exactly one sticky of ours; a human's and another App's comment
-  carrying our marker are never edited or deleted. With a PAT, check runs are refused (only Apps
-  may write them): one warning, the commit status carries the gate. With an App token the
-  identity comes from the `app.slug` of the check run the run opens (`<slug>[bot]`), before the
-  sticky is looked for, so the second run edits the same sticky (R3).
+* **Identity.** GITHUB_TOKEN (GraphQL `viewer` → `github-actions[bot]`), a PAT (`viewer`
+  answers its login) and an App installation token (`viewer` → `my-app[bot]`): three runs each
+  end with exactly one sticky of ours; a human's and another App's comment carrying our marker
+  are never edited or deleted. With a PAT, check runs are refused (only Apps may write them):
+  one warning, the commit status carries the gate. The identity is GitHub's word about our own
+  token, read before the sticky is looked for, so the second run edits the same sticky; the App
+  of the check run the run opens confirms it (R3). A failed `viewer` read fails the run closed.
 * **Secrets.** Error bodies echoing the token, on reads and writes: the token appears in no log
   line (except `::add-mask::`), output, job summary, verdict file, exception message or anything
   written to GitHub.
@@ -554,8 +555,9 @@ NOTES = """
 * **R2** in `_fail`, attempt the error status, the check-run completion and the stale marking
   each on its own (one dead endpoint must not skip the others), and pass `pr=req.pr` to
   `mark_stale` (it re-reads the comments, so a sticky written earlier in the same run is found).
-* **R3** take the identity from the check run's `app.slug` (`<slug>[bot]`) when `GET /user` is
-  forbidden.
+* **R3** take the identity from GitHub's word about our token (GraphQL `viewer`), confirmed by
+  the `app.slug` of the check run this run creates (`<slug>[bot]`) — never from a check run
+  another App made with our name (issue 23 route 7).
 * **R4** re-read `pulls/{n}` (a free 304 when unchanged) after writing the sticky and before the
   status; if the head moved, write no status for the old head (close its check run as
   cancelled) and judge the new head, re-publishing the sticky.

@@ -295,7 +295,8 @@ def test_corrupt_history_is_ignored_safely(fake: FakeGitHub, tmp_path: Path) -> 
 
 
 def test_a_foreign_record_is_not_trusted(fake: FakeGitHub, tmp_path: Path) -> None:
-    """A history line in someone else's comment is never read."""
+    """A history line in someone else's comment is never read: with ours deleted, the record
+    comes back from our own check run (issue 23 route 6), never from mallory's copy."""
     run = Runner(fake, tmp_path)
     cursor_bug(fake, HEAD)
     run()
@@ -305,7 +306,9 @@ def test_a_foreign_record_is_not_trusted(fake: FakeGitHub, tmp_path: Path) -> No
         fake._issue_comments[:] = [c for c in fake._issue_comments if c["id"] != ours["id"]]
     fake.add_issue_comment(2, login="mallory", user_type="User", body=forged)
     v = verdict_of(run())
-    assert v["review_mode"] == "initial" and v["cycle"] == 1
+    assert v["review_mode"] == "same_head" and v["cycle"] == 1
+    assert "restored from our check run" in (v["history_notice"] or "") and v["held"]
+    assert [c["user"]["login"] for c in stickies(fake)] == ["mallory", "github-actions[bot]"]
 
 
 def test_noop_run_writes_nothing(fake: FakeGitHub, tmp_path: Path) -> None:
@@ -359,11 +362,12 @@ def test_request_cost_of_a_second_cycle(fake: FakeGitHub, tmp_path: Path) -> Non
     n = len(fake.request_log())
     fake.push(2, NEW_HEAD, ["src/other.py"])
     run()
-    paths = [r.route for r in fake.request_log()[n:]]
-    added = [p for p in paths if "/compare/" in p or p == "/graphql" or "/files" in p]
-    assert len([p for p in added if "/compare/" in p]) == 1
-    assert len([p for p in added if p == "/graphql"]) == 1
-    assert not [p for p in added if "/files" in p]
+    log = fake.request_log()[n:]
+    paths = [r.route for r in log]
+    threads = [r for r in log if r.route == "/graphql" and "reviewThreads" in str(r.body)]
+    assert len([p for p in paths if "/compare/" in p]) == 1
+    assert len(threads) == 1  # (and one `viewer` query: who we are, every run)
+    assert not [p for p in paths if "/files" in p]
 
 
 def test_no_noop_after_a_failed_publish(fake: FakeGitHub, tmp_path: Path) -> None:

@@ -57,11 +57,12 @@ class Runs:
 
 
 def graphql_edit_reads(fake: FakeGitHub, since: int = 0) -> int:
+    """Edit-history queries (not the `viewer` query every run makes: who we are)."""
     return len(
         [
             r
             for r in fake.request_log()[since:]
-            if r.path.endswith("/graphql") and r.method == "POST"
+            if r.route == "/graphql" and "userContentEdits" in json.dumps(r.body)
         ]
     )
 
@@ -327,7 +328,7 @@ def test_an_unreadable_edit_history_fails_closed(fake: FakeGitHub, tmp_path: Pat
     run()
     mine = fake.add_issue_comment(2, login="mona", user_type="User", body="Reading it.")
     fake.edit_issue_comment(mine["id"], "/review-coordinator accept F1 wontfix: known")
-    fake.inject("POST", r"/graphql", status=500, times=100)
+    fake.inject("POST", r"/graphql", status=500, times=100, query_contains="userContentEdits")
     failed = run_action(fake, tmp_path / "x", inputs=dict(INPUTS))
     assert failed.outputs["gate"] == "error", failed.log
     assert "comment edit history" in failed.log

@@ -34,6 +34,8 @@ ALL = "codex,copilot,cursor,claude"
 # A full settle kept short so the test is fast (production: full-timeout 480 s, polls 15 s).
 FULL = {"settle": "full", "full-timeout": "2", "poll-interval": "1", "expected-bots": ALL}
 NOOP_BUDGET = 6  # rate-limited requests of a noop on a PR of ≤ 100 comments (docs/performance.md)
+# Plus one GraphQL point (GitHub's GraphQL budget, not REST's): `viewer`, who our token is.
+NOOP_GRAPHQL = 1
 
 
 @pytest.fixture
@@ -115,8 +117,9 @@ def test_a_noop_is_cheap_and_writes_nothing(fake: FakeGitHub, tmp_path: Path) ->
     assert again.outputs["gate"] == "go"
     assert writes(fake) == before
     paths = [r.route for r in fake.request_log()[n:]]
-    assert fake.rate_limit_used - used <= NOOP_BUDGET, paths
-    # Identity from our check run's app, head time and expected bots from our record:
+    graphql = paths.count("/graphql")
+    assert graphql == NOOP_GRAPHQL and fake.rate_limit_used - used - graphql <= NOOP_BUDGET, paths
+    # Identity from GitHub's word about our token, head time and expected bots from our record:
     assert "/user" not in paths
     assert not [p for p in paths if p.endswith(f"/commits/{HEAD}")]
     assert not [p for p in paths if p.endswith(("/repos/octo/app/pulls/comments",))]

@@ -88,6 +88,9 @@ class DryRunGateway:
     def whoami(self) -> str | None:
         return self.inner.whoami()
 
+    def token_login(self) -> str:
+        return self.inner.token_login()
+
     def list_check_runs(self, sha: str, name: str | None = None) -> list[CheckRunRef]:
         return self.inner.list_check_runs(sha, name)
 
@@ -108,6 +111,9 @@ class DryRunGateway:
 
     def list_pull_files(self, number: int) -> list[str]:
         return self.inner.list_pull_files(number)
+
+    def list_pull_commits(self, number: int) -> list[str]:
+        return self.inner.list_pull_commits(number)
 
     def compare_commits(self, base: str, head: str) -> CompareResult:
         return self.inner.compare_commits(base, head)

@@ -110,6 +110,8 @@ class IssueComment(Frozen):
 # A check run's `output.summary` is kept to this many characters (GitHub allows 65,535): enough
 # for a bot's one-paragraph status ("Greptile has reviewed the Pull Request. …"), no more.
 CHECK_SUMMARY_CHARS = 2000
+# Our record is at most HISTORY_LIMIT (20,000) characters; a longer text is not ours.
+CHECK_TEXT_CHARS = 24_000
 
 
 class CheckRunRef(Frozen):
@@ -126,6 +128,9 @@ class CheckRunRef(Frozen):
     title: str | None = None  # `output.title`
     summary: str | None = None  # `output.summary`, cut to CHECK_SUMMARY_CHARS
     started_at: datetime | None = None
+    # `output.text`, cut to CHECK_TEXT_CHARS: ours carries the trusted copy of the review record
+    # (reviewcoord/trusted.py).
+    text: str | None = None
 
 
 class CommitStatusRef(Frozen):
@@ -279,6 +284,11 @@ class Gateway(Protocol):
         GITHUB_TOKEN and installation tokens)."""
         ...
 
+    def token_login(self) -> str:
+        """The token's login from GraphQL `viewer` (any token; an App's as `<slug>[bot]`), or
+        GatewayError. Who we are, from GitHub's word about our own token."""
+        ...
+
     def list_check_runs(self, sha: str, name: str | None = None) -> list[CheckRunRef]:
         """The check runs on `sha` (`GET commits/{sha}/check-runs?filter=all`, every page,
         newest first): those named `name` (`check_name=`), or with None every App's."""
@@ -317,6 +327,11 @@ class Gateway(Protocol):
     # --- reads for review cycles (reviewcoord/reconcile.py); once per run, only when needed --
     def list_pull_files(self, number: int) -> list[str]:
         """Paths the PR changes (`GET pulls/{n}/files`, every page)."""
+        ...
+
+    def list_pull_commits(self, number: int) -> list[str]:
+        """The PR's commit SHAs, oldest first (`GET pulls/{n}/commits`; GitHub lists at most
+        250): where our earlier check runs are, when our sticky cannot be trusted."""
         ...
 
     def compare_commits(self, base: str, head: str) -> CompareResult:

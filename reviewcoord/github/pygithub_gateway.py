@@ -43,6 +43,7 @@ from reviewcoord.github.paging import PagedReader
 from reviewcoord.github.reads import Reads
 from reviewcoord.github.review_threads import list_review_threads
 from reviewcoord.github.transport import WRITE_BURST, Timeouts, Transport
+from reviewcoord.github.viewer import viewer_login
 from reviewcoord.github.writes import Writes
 from reviewcoord.model import RawComment
 
@@ -158,6 +159,9 @@ class PyGithubGateway:
     def whoami(self) -> str | None:
         return self._reads.whoami()
 
+    def token_login(self) -> str:
+        return viewer_login(self._http)
+
     def list_check_runs(self, sha: str, name: str | None = None) -> list[CheckRunRef]:
         return self._reads.list_check_runs(sha, name)
 
@@ -179,6 +183,9 @@ class PyGithubGateway:
     # ------------------------------------------------------------------ reads: review cycles
     def list_pull_files(self, number: int) -> list[str]:
         return self._reads.list_pull_files(number)
+
+    def list_pull_commits(self, number: int) -> list[str]:
+        return self._reads.list_pull_commits(number)
 
     def compare_commits(self, base: str, head: str) -> CompareResult:
         return self._reads.compare_commits(base, head)

@@ -190,6 +190,14 @@ class Reads:
             self._http.malformed(endpoint, f"read {endpoint}", "an item has no filename")
         return [f for f in files if isinstance(f, str)]
 
+    def list_pull_commits(self, number: int) -> list[str]:
+        endpoint = f"pulls/{number}/commits"
+        items = self._pages.get_list(self._url(endpoint), endpoint, {})
+        shas = [item.get("sha") for item in items if isinstance(item, dict)]
+        if len(shas) != len(items) or not all(isinstance(sha, str) for sha in shas):
+            self._http.malformed(endpoint, f"read {endpoint}", "an item has no sha")
+        return [sha for sha in shas if isinstance(sha, str)]
+
     def compare_commits(self, base: str, head: str) -> CompareResult:
         endpoint = f"compare/{base}...{head}"
         resp = self._get(endpoint, allow={404, 422})

@@ -26,7 +26,7 @@ from reviewcoord.group import group
 from reviewcoord.history import History
 from reviewcoord.judgement.annotate import accepted_findings, annotate, cycle_changes
 from reviewcoord.judgement.bind import bind
-from reviewcoord.judgement.carry import carry
+from reviewcoord.judgement.carry import carry, deleted_notes
 from reviewcoord.judgement.context import (
     CycleContext,
     CycleLookups,
@@ -128,6 +128,7 @@ def judge(
         convergence=convergence,
         command_notes=bound.command_notes,
     )
+    held_notes = [*held_notes, *deleted_notes(ctx.record, carried, subject.comments)]
     if held_notes:
         verdict = verdict.model_copy(update={"parse_notes": [*verdict.parse_notes, *held_notes]})
     record = next_record(verdict, enriched, accepted, carried, bound, converged, ctx)

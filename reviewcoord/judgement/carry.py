@@ -24,7 +24,7 @@ from reviewcoord.judgement.context import CycleContext, Subject
 from reviewcoord.judgement.evidence import Evidence, line_range, note, outdated, shown_lines
 from reviewcoord.judgement.identity import base_sid
 from reviewcoord.judgement.shift import Span, travel
-from reviewcoord.model import CycleChange, Finding, Origin, RawComment
+from reviewcoord.model import CycleChange, Finding, Origin, ParseNote, RawComment
 
 
 @dataclass
@@ -205,3 +205,29 @@ def _carry_unreported(
             out.carried.add(e.stable_id)
         elif carries_forward(e):
             out.kept.append(from_entry(e))
+
+
+def deleted_notes(
+    record: History | None, carried: Carried, comments: Sequence[RawComment]
+) -> list[ParseNote]:
+    """A note for each recorded finding kept although its comment is gone: anyone with write
+    access can delete a bot's comment, and a deletion is no fix — it keeps gating until its
+    bot re-reviews its lines (evidence) or someone allowed to accept accepts it."""
+    if record is None:
+        return []
+    present = {(c.endpoint, c.id) for c in comments}
+    notes: list[ParseNote] = []
+    for e in record.findings:
+        if e.stable_id not in carried.carried or e.status == "accepted":
+            continue
+        if is_source(e.bot) or (e.endpoint, e.comment_id) in present:
+            continue
+        notes.append(
+            ParseNote(
+                bot=e.bot,
+                url=e.url,
+                note=f"its comment was deleted by someone, not fixed: {e.title[:80]} keeps "
+                "gating until its bot re-reviews its lines or it is accepted",
+            )
+        )
+    return notes

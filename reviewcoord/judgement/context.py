@@ -90,6 +90,9 @@ class CycleContext:
     # A noop (nothing changed on this head since the last run) takes convergence's decisions
     # from the record that run wrote: the same facts, not read again.
     convergence_from_record: bool = False
+    # Why the gate may not go on this run (a record that had to be discarded: cycles.Cycles);
+    # kept in the record until someone allowed to judge again does. None: not held.
+    hold: str | None = None
 
 
 def first_cycle(cycle: int = 1) -> CycleContext:

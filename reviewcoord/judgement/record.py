@@ -14,6 +14,7 @@ from reviewcoord.history import (
     MAX_REVIEWED,
     MAX_REVIEWERS,
     MAX_REVISIONS,
+    REASON_CHARS,
     TITLE_CHARS,
     Entry,
     EntryStatus,
@@ -203,4 +204,5 @@ def next_record(
         commands=bound.outcomes,
         consumed=bound.consumed,
         revisions=revisions[-MAX_REVISIONS:],
+        hold=ctx.hold[:REASON_CHARS] if ctx.hold else None,
     )

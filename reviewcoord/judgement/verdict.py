@@ -55,12 +55,14 @@ def assemble(
     convergence: ConvergenceInfo | None,
     command_notes: list[str],
 ) -> Verdict:
-    """The one place a verdict is put together (`block` iff `critical` is non-empty or a
-    `require-bots` bot has not reviewed the head)."""
+    """The one place a verdict is put together (`block` iff `critical` is non-empty, a
+    `require-bots` bot has not reviewed the head, or the record is held: `ctx.hold`)."""
     ingested = subject.ingested
     settled_on, pending, unreviewed = settled_and_pending(ingested.bots, subject.expected, required)
     missing = required_missing(ingested, required)
     gate_value, reason = gate(critical, advisory, pending, missing, subject.head_sha, unreviewed)
+    if ctx.hold is not None:  # nothing a person edits or deletes turns the gate green
+        gate_value, reason = "block", ctx.hold
     return Verdict(
         repo=subject.repo,
         pr=subject.pr,
@@ -86,6 +88,7 @@ def assemble(
         accepted=accepted,
         convergence=convergence,
         history_notice=ctx.notice,
+        held=ctx.hold,
         command_notes=command_notes,
         impostors=ingested.impostors,
     )

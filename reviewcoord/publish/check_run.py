@@ -2,12 +2,12 @@
 
 A run cancelled mid-settle leaves its check run in_progress (for 14 days,
 docs/github-platform.md §3.6); the next run on the same head adopts that check run instead of
-creating another.
+creating another — only one of ours (our App's), never another App's run of the same name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from reviewcoord.github.gateway import (
     Annotation,
@@ -18,28 +18,42 @@ from reviewcoord.github.gateway import (
 )
 from reviewcoord.limits import annotation_batches
 
-
-def start_check(gateway: Gateway, name: str, sha: str, output: CheckOutput) -> int:
-    return start_check_ref(gateway, name, sha, output).id
+BOT_SUFFIX = "[bot]"
 
 
 class CheckRunCache:
-    """The head's check runs: ours (by name) read once per run and head — the identity, the
-    noop proof and the adoption share one `GET commits/{sha}/check-runs?check_name=` — and every
-    app's (`listing`), read on each poll when a profile in play reads the reviewers' own checks
-    (conditional: unchanged costs a 304); ours are then taken from that listing. A head's entry
-    is forgotten once we write a check run on it."""
+    """The head's check runs: ours read once per run and head — the noop proof, the trusted copy
+    of the record and the adoption share one `GET commits/{sha}/check-runs?check_name=` — and
+    every app's (`listing`), read on each poll when a profile in play reads the reviewers' own
+    checks (conditional: unchanged costs a 304); ours are then taken from that listing. A head's
+    entry is forgotten once we write a check run on it.
 
-    def __init__(self, gateway: Gateway, name: str) -> None:
+    Ours means our name AND our App: `login()` is who we are (GitHub's word about our token,
+    then the App of the check run this run created); a run of another App named like ours (a
+    look-alike App, a fork's job named `review-coordinator`) is never ours. Without an App
+    identity (a personal token, which cannot write check runs) nothing is ours."""
+
+    def __init__(self, gateway: Gateway, name: str, login: Callable[[], str | None]) -> None:
         self.gateway = gateway
         self.name = name
+        self.login = login
         self._runs: dict[str, list[CheckRunRef]] = {}
+
+    @property
+    def app(self) -> str | None:
+        """Our App's slug (`github-actions` for GITHUB_TOKEN), or None (not an App)."""
+        login = self.login() or ""
+        return login.removesuffix(BOT_SUFFIX) if login.endswith(BOT_SUFFIX) else None
+
+    def _ours(self, runs: Sequence[CheckRunRef]) -> list[CheckRunRef]:
+        app = self.app
+        return [r for r in runs if r.name == self.name and app is not None and r.app_slug == app]
 
     def on(self, sha: str) -> list[CheckRunRef]:
         """Our check runs on `sha`."""
         if sha not in self._runs:
             self._runs[sha] = self.gateway.list_check_runs(sha, self.name)
-        return self._runs[sha]
+        return self._ours(self._runs[sha])
 
     def listing(self, sha: str) -> list[CheckRunRef]:
         """Every app's check runs on `sha`, read now (ours are kept from it)."""
@@ -56,13 +70,12 @@ def start_check_ref(
     name: str,
     sha: str,
     output: CheckOutput,
-    known: Sequence[CheckRunRef] | None = None,
+    known: Sequence[CheckRunRef],
 ) -> CheckRunRef:
-    """Adopt the newest unfinished check run of this name on `sha` (a cancelled run's), else
-    create one. The ref's `app_slug` tells who we are: an App token writes as `<slug>[bot]`.
-    `known`: this run's fresh read of those check runs, if it has one."""
-    runs = gateway.list_check_runs(sha, name) if known is None else known
-    existing = [r for r in runs if r.status != "completed"]
+    """Adopt the newest unfinished check run of ours on `sha` (a cancelled run's; `known`: this
+    run's read of our check runs there), else create one. The ref's `app_slug` tells who we
+    are: the App of the check run we made or changed (an App token writes as `<slug>[bot]`)."""
+    existing = [r for r in known if r.status != "completed"]
     if existing:
         ref = max(existing, key=lambda r: r.id)
         gateway.update_check_run(ref.id, "in_progress", output)

@@ -21,9 +21,10 @@ from reviewcoord.config import Settings
 from reviewcoord.errors import GatewayError, WriteForbidden
 from reviewcoord.github.gateway import CheckOutput, Gateway, StatusState
 from reviewcoord.model import BotKey, RawComment, Verdict
-from reviewcoord.publish.check_run import CheckRunCache, finish_check, start_check, start_check_ref
+from reviewcoord.publish.check_run import CheckRunCache, finish_check, start_check_ref
 from reviewcoord.publish.commit_status import set_status
 from reviewcoord.publish.sticky import mark_stale, publish_sticky
+from reviewcoord.trusted import record_text
 
 FORK_HELP = (
     "the token cannot write to this repository (a fork PR gets a read-only GITHUB_TOKEN): "
@@ -189,29 +190,30 @@ class CheckRun:
     bound_to_head = True
     failure = "complete the check run"
 
-    def __init__(self, run: Run, cache: CheckRunCache | None) -> None:
+    def __init__(self, run: Run, cache: CheckRunCache) -> None:
         self.run = run
         self.cache = cache
-        self.ids: dict[str, int] = {}
-        # `<slug>[bot]` of the App our check runs belong to: who we are when GET /user is
-        # forbidden (GITHUB_TOKEN → github-actions[bot], an App installation → its own bot).
+        self.ids: dict[str, int] = {}  # the check run THIS run created (or adopted) per head
+        # `<slug>[bot]` of the App of the check run this run created: who we are, from what we
+        # made (GITHUB_TOKEN → github-actions[bot], an App installation → its own bot).
         self.app_login: str | None = None
+
+    def _start(self, sha: str, output: CheckOutput) -> int:
+        ref = start_check_ref(
+            self.run.gateway, self.run.settings.check_name, sha, output, self.cache.on(sha)
+        )
+        self.cache.forget(sha)
+        self.ids[sha] = ref.id
+        if ref.app_slug:
+            self.app_login = f"{ref.app_slug}[bot]"
+        return ref.id
 
     def open(self, sha: str, waiting: Sequence[str]) -> None:
         run = self.run
         text = render.pending_description(list(waiting))
         output = CheckOutput(title="Waiting for the AI reviewers", summary=text)
 
-        def open_check() -> None:
-            known = self.cache.on(sha) if self.cache is not None else None
-            ref = start_check_ref(run.gateway, run.settings.check_name, sha, output, known)
-            if self.cache is not None:
-                self.cache.forget(sha)
-            self.ids[sha] = ref.id
-            if ref.app_slug:
-                self.app_login = f"{ref.app_slug}[bot]"
-
-        run.guard.write("create the check run", open_check, check=True)
+        run.guard.write("create the check run", lambda: self._start(sha, output), check=True)
 
     def _finish(self, sha: str, verdict: Verdict | None, summary: CheckOutput) -> None:
         run = self.run
@@ -223,13 +225,16 @@ class CheckRun:
         def complete() -> None:
             check_id = self.ids.get(sha)
             if check_id is None:
-                check_id = start_check(run.gateway, run.settings.check_name, sha, summary)
+                check_id = self._start(sha, summary)
             finish_check(run.gateway, check_id, summary, notes, conclusion)
 
         run.guard.write("complete the check run", complete, check=True)
 
     def publish(self, pub: Publication) -> None:
-        self._finish(pub.head, pub.verdict, render.check_output(pub.verdict, extra_notes=pub.notes))
+        output = render.check_output(pub.verdict, extra_notes=pub.notes)
+        # The trusted copy of the record: only our App can change this check run.
+        text = record_text(pub.history_block)
+        self._finish(pub.head, pub.verdict, output.model_copy(update={"text": text}))
 
     def fail(self, sha: str, problem: str) -> None:
         run = self.run
@@ -257,7 +262,7 @@ class Surfaces:
     publishers: list[Publisher] = field(default_factory=list)
 
     @classmethod
-    def build(cls, run: Run, cache: CheckRunCache | None = None) -> Surfaces:
+    def build(cls, run: Run, cache: CheckRunCache) -> Surfaces:
         check = CheckRun(run, cache)
         return cls(run, check, [StickyComment(run), CommitStatus(run), check])
 

@@ -125,6 +125,7 @@ class Fault:
     body: dict[str, Any] | str | None
     action: str | None
     exhausted: bool = False  # answer as a used-up primary rate limit (remaining 0)
+    query_contains: str | None = None  # GraphQL only: the query must hold this text
 
 
 @dataclass
@@ -680,6 +681,17 @@ class FakeGitHub:
                 raise KeyError(comment_id)
             self._edit(comment, body, None, editor, editor_type)
 
+    def delete_comment(self, comment_id: int) -> None:
+        """Someone with write access deletes a PR comment (a conversation or an inline one):
+        it is gone from every list, and nothing says who deleted it."""
+        with self._lock:
+            for items in (self._issue_comments, self._review_comments):
+                comment = self._find(items, comment_id)
+                if comment is not None:
+                    items.remove(comment)
+                    return
+            raise KeyError(comment_id)
+
     def _edit(
         self,
         comment: dict[str, Any],
@@ -939,6 +951,10 @@ class FakeGitHub:
         with self._lock:
             return [_public(c) for c in self._issue_comments if c["_issue"] == pr]
 
+    def review_comments(self, pr: int) -> list[dict[str, Any]]:
+        with self._lock:
+            return [_public(c) for c in self._review_comments if c["_pr"] == pr]
+
     def statuses(self, sha: str) -> list[dict[str, Any]]:
         with self._lock:
             return [_public(s) for s in self._statuses if s["_sha"] == sha]
@@ -975,9 +991,12 @@ class FakeGitHub:
         body: dict[str, Any] | str | None = None,
         action: str | None = None,
         exhausted: bool = False,
+        query_contains: str | None = None,
     ) -> None:
         """The next `times` requests with this method ("*" = any) whose path (with query)
-        matches `path_regex` (re.search) fail: with `status` (GitHub-shaped error JSON unless
+        matches `path_regex` (re.search) — and, with `query_contains`, whose GraphQL query holds
+        that text (`userContentEdits`: the edit-history read, not `viewer`) — fail: with
+        `status` (GitHub-shaped error JSON unless
         `body`; extra `headers` such as Retry-After) or with `action` "reset" (connection closed
         with RST, no answer), "timeout" (no answer for `fault_timeout_seconds`, then closed) or
         "truncate" (200 headers with a Content-Length larger than the body, then closed).
@@ -1001,6 +1020,7 @@ class FakeGitHub:
                     body,
                     action,
                     exhausted,
+                    query_contains=query_contains,
                 )
             )
 
@@ -1104,8 +1124,11 @@ class FakeGitHub:
             "x-ratelimit-resource": "core",
         }
 
-    def _take_fault(self, method: str, raw_path: str) -> Fault | None:
+    def _take_fault(self, method: str, raw_path: str, body: Any = None) -> Fault | None:
+        query = str(body.get("query", "")) if isinstance(body, dict) else ""
         for fault in self._faults:
+            if fault.query_contains is not None and fault.query_contains not in query:
+                continue
             if fault.method in ("*", method) and fault.pattern.search(raw_path):
                 fault.times -= 1
                 if fault.times <= 0:
@@ -1135,7 +1158,7 @@ class FakeGitHub:
     def _dispatch(
         self, method: str, raw_path: str, headers: dict[str, str], body: Any, bad_json: bool
     ) -> Reply:
-        fault = self._take_fault(method, raw_path)
+        fault = self._take_fault(method, raw_path, body)
         if fault is not None:
             return self._fault_reply(fault)
         split = urlsplit(raw_path)
@@ -1212,8 +1235,9 @@ class FakeGitHub:
                 "reset": self._rate_reset,
             }
             return Reply(200, {"resources": {"core": core}, "rate": core}, counted=False)
-        if parts == ["graphql"] and m == "POST" and (self._cycles().graphql or _asks_edits(ctx)):
-            # Edit history is always served (GitHub always has it); review threads on request.
+        if parts == ["graphql"] and m == "POST" and (self._cycles().graphql or _always_served(ctx)):
+            # Edit history and the viewer are always served (GitHub always has them); review
+            # threads on request.
             return self._graphql(ctx)
         if parts == ["graphql"]:
             raise HttpError(404, "Not Found")
@@ -1772,6 +1796,10 @@ class FakeGitHub:
         self._require_write(ctx, doc)
         if ctx.identity.user_endpoint:
             raise HttpError(403, "You must authenticate via a GitHub App.", doc=doc)
+        mine = ctx.identity.app or dict(ACTIONS_APP)
+        if (run.get("app") or {}).get("id") != mine["id"]:
+            # Only the GitHub App that created a check run may change it.
+            raise HttpError(403, MSG_NOT_ACCESSIBLE, doc=doc)
         data = ctx.body if isinstance(ctx.body, dict) else {}
         updated = json.loads(json.dumps(run))
         self._check_output(ctx, updated, data.get("output"), doc, creating=False)
@@ -1904,6 +1932,13 @@ class FakeGitHub:
                 for f in names
             ]
             return self._paginate(ctx, items)
+        if rest[0] == "pulls" and n == 3 and rest[1].isdigit() and rest[2:] == ["commits"]:
+            if m != "GET":
+                raise HttpError(404, "Not Found")
+            pull = self._pull(int(rest[1]))
+            chain = list(reversed(self._chain(pull["head"]["sha"])))  # oldest first, as GitHub
+            items = [{"sha": sha, "commit": {"message": "c"}, "parents": []} for sha in chain]
+            return self._paginate(ctx, items[:250])
         if rest[0] == "compare" and n == 2 and m == "GET":
             base, sep, head = rest[1].partition("...")
             if not sep:
@@ -2006,6 +2041,10 @@ class FakeGitHub:
         variables = body.get("variables") or {}
         if "userContentEdits" in query:
             return self._graphql_edits(variables)
+        if "viewer" in query:
+            # Any token: a PAT's user, an App installation's `<slug>[bot]` (GitHub spells the
+            # viewer's login with the suffix, unlike an actor's elsewhere in GraphQL).
+            return Reply(200, {"data": {"viewer": {"login": ctx.identity.login}}})
         if "reviewThreads" not in query:
             return Reply(200, {"errors": [{"message": "unsupported query in the fake"}]})
         pr = int(variables.get("number", 0))
@@ -2028,9 +2067,10 @@ class FakeGitHub:
         return Reply(200, {"data": data})
 
 
-def _asks_edits(ctx: _Ctx) -> bool:
+def _always_served(ctx: _Ctx) -> bool:
     body = ctx.body if isinstance(ctx.body, dict) else {}
-    return "userContentEdits" in str(body.get("query", ""))
+    query = str(body.get("query", ""))
+    return "userContentEdits" in query or "viewer" in query
 
 
 def _actor(login: str, kind: str) -> dict[str, Any]:
