@@ -27,6 +27,13 @@
    histories, read by the reading step. Target: none on a run whose comments name their
    commits; one timeline read per head (then the record keeps the arrival) when a signal names
    none.
+9. The record's trusted copy (issue 23 route 6): a run, a judged run, a run after someone else
+   edited our sticky (same head, then after a push), the held run after it: requests, check-run
+   listings and PR-commit reads of each; the size of the copy in our check run's output.text.
+   Target: no new request on an ordinary run; the extra reads only after a discard.
+
+Who we are is GraphQL `viewer`, one query a run (GitHub's GraphQL budget, not REST's): the fake
+counts it among the rate-limited requests; sections 4 and 9 show it apart.
 
 The clock is injected (no real waiting); the fake counts requests exactly as GitHub would
 (every response but 304 costs one).
@@ -298,11 +305,13 @@ def noop_cost(comments: int) -> None:
         )
         for key, n in sorted(counts.items()):
             print(f"  {n:4d}  {key}")
-        used = fake.rate_limit_used - used
-        met = "met" if used <= 5 and not writes else "NOT met"
+        graphql = sum(n for k, n in counts.items() if k.startswith("POST /graphql"))
+        used = fake.rate_limit_used - used - graphql
+        met = "met" if used <= 5 and writes == graphql else "NOT met"
         print(
-            f"  {sum(counts.values())} requests, {used} rate-limited, {writes} writes "
-            f"(target ≤ 5 rate-limited, no writes: {met})"
+            f"  {sum(counts.values())} requests, {used} rate-limited REST + {graphql} GraphQL "
+            f"(`viewer`: who our token is), {writes - graphql} writes "
+            f"(target ≤ 5 rate-limited REST, no writes: {met})"
         )
 
 
@@ -582,6 +591,57 @@ def _pushed_head_codex(fake: FakeGitHub) -> None:
     fake.add_issue_comment(2, login=CODEX, body=body("X_clean_swish"))
 
 
+def record_copy_cost() -> None:
+    """Issue 23 route 6: the record's trusted copy rides in our check run's completion (no new
+    request); a run whose sticky someone else edited reads our check runs on the head again
+    (after a push: the PR's commits, then our check runs on each earlier head, at most 20) —
+    an attack's path only. Who we are (`viewer`) is one GraphQL query a run."""
+    with FakeGitHub(rate_limit=100_000) as fake:
+        populate(fake, 10)
+        fake.add_review_comment(
+            2, login="cursor[bot]", body=body("C_jdx12718_lock156"), path="mise.lock", line=156
+        )
+        request = bench_request({"settle": "none", "expected-bots": "codex"})
+        print("\n## The record's trusted copy (10 comments, a critical finding)")
+        steps = (
+            "first run",
+            "judged run",
+            "sticky edited by someone (same head)",
+            "held run",
+            "pushed, then sticky edited (the copy is on an earlier head)",
+        )
+        for step in steps:
+            if step in ("judged run", "held run"):
+                fake.add_issue_comment(2, login="someone", user_type="User", body="ping")
+            if step.startswith("pushed"):
+                fake.push(2, "f" * 40, ["src/new.py"])
+            if "sticky edited" in step:
+                (sticky,) = [
+                    c for c in fake.issue_comments(2) if "review-coordinator-v" in c["body"]
+                ]
+                fake.edit_issue_comment(sticky["id"], sticky["body"] + " ", editor="octocat")
+            start, used = len(fake.request_log()), fake.rate_limit_used
+            gateway = PyGithubGateway(
+                "octo/app", "app-token", base_url=fake.base_url, write_spacing=0
+            )
+            outcome = evaluate(request, gateway, FakeClock(), Log(io.StringIO()))
+            gateway.close()
+            counts = routes(fake, start)
+            graphql = sum(n for k, n in counts.items() if k.startswith("POST /graphql"))
+            listings = sum(
+                n for k, n in counts.items() if k.startswith("GET") and "check-runs" in k
+            )
+            commits = counts["GET /repos/octo/app/pulls/2/commits"]
+            print(
+                f"  {step}: gate {outcome.gate}, {fake.rate_limit_used - used - graphql} "
+                f"rate-limited REST + {graphql} GraphQL; check-run listings {listings}, "
+                f"PR commits {commits}"
+            )
+        ours = [r for r in fake.check_runs() if r["name"] == "review-coordinator"]
+        text = max(ours, key=lambda r: r["id"])["output"]["text"] or ""
+        print(f"  the copy: {len(text)} characters of output.text (GitHub allows 65,535)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--comments", default="10,300,3000")
@@ -605,6 +665,8 @@ def main() -> None:
     cycles_cost()
     own_checks_cost(timeout, args.poll)
     binding_cost()
+
+    record_copy_cost()
     for n in sizes:
         idle_settle(n, args.mode, timeout, args.poll)
     delays(
