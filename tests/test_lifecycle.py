@@ -176,11 +176,12 @@ def test_a_cancelled_runs_check_run_is_adopted_with_one_read(
 
 
 @pytest.mark.parametrize(("hint", "asks"), [("github-actions[bot]", False), (None, True)])
-def test_identity_from_our_check_run_only_in_the_action(
+def test_identity_from_our_token_and_get_user_only_on_the_command_line(
     fake: FakeGitHub, hint: str | None, asks: bool
 ) -> None:
-    """The Action (identity hint set) takes its identity from its check run's App and skips
-    `GET /user`; the command line (no hint, a personal token) still asks GitHub who it is."""
+    """The Action (identity hint set) asks GraphQL `viewer` who its token is and skips
+    `GET /user` (403 for App tokens); the command line (no hint, a personal token) asks
+    `GET /user`. Neither takes it from a check run named like ours."""
     import io
 
     from reviewcoord.actions_io import Log
