@@ -49,8 +49,11 @@ class Runs:
         assert run.returncode == 0, run.log
         return run
 
-    def dispatched(self) -> Run:
-        return self(event="workflow_dispatch", payload=dispatch(2), inputs={"pr": "2"})
+    def dispatched(self, inputs: dict[str, str] | None = None) -> Run:
+        """A maintainer runs the workflow by hand for PR 2."""
+        return self(
+            event="workflow_dispatch", payload=dispatch(2), inputs={**(inputs or {}), "pr": "2"}
+        )
 
 
 def accept(fake: FakeGitHub, fid: str, created_at: str | None = None) -> dict[str, Any]:
@@ -139,7 +142,8 @@ def test_a_bots_reply_edited_into_a_withdrawal_then_the_record_voided_never_goes
 ) -> None:
     """Route 6's variant: the PR author edits Greptile's own reply in its thread into a
     withdrawal, then voids the record. The run restores the record from our check run and
-    does not go. (That an edited withdrawal never counts is issue 23's rule 3.)"""
+    does not go; the dispatch after it judges from that record, and the withdrawal someone else
+    wrote counts for nothing (an edit never makes a signal newer)."""
     from tests.test_e2e_no_false_go import AFFIRMATIVE, GREPTILE, GREPTILE_P0
 
     run = Runs(fake, tmp_path)
@@ -161,6 +165,10 @@ def test_a_bots_reply_edited_into_a_withdrawal_then_the_record_voided_never_goes
     assert attacked["gate"] == "block" and attacked["held"], attacked
     assert "restored from our check run" in (attacked["history_notice"] or "")
     assert [e.title for e in record(fake).findings] == titles(first)
+    # A maintainer's dispatch judges again from the restored record: the withdrawal someone
+    # else wrote into Greptile's reply withdraws nothing, the P0 still gates.
+    again = verdict_of(run.dispatched(inputs=inputs))
+    assert again["gate"] == "block" and not again["held"] and titles(again) == titles(first)
 
 
 def test_our_sticky_deleted_is_restored_from_our_check_run(
