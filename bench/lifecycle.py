@@ -10,8 +10,9 @@ table edited 3 times (Running, Running, Completed), then Codex review + 4 inline
 one push; the same again on the new head; two human replies and one accept command; a re-run
 by hand (workflow_dispatch) at the end, which finds nothing new (a noop).
 
-Workflow semantics (.github/workflows/review-coordinator.yml, job-level concurrency with
-cancel-in-progress): an event whose `if:` is false starts nothing (and cancels nothing); one
+Workflow semantics (the user's examples/workflows/review-coordinator.yml calling the shipped
+.github/workflows/judge.yml, job-level concurrency with cancel-in-progress; a same-repository
+PR, so every run can write): an event whose `if:` is false starts nothing (and cancels nothing); one
 that passes becomes the group's pending run (replacing an older pending one, which GitHub marks
 cancelled) and cancels the running one (killed: SIGKILL, its check run stays in_progress); the
 pending run starts when the group is free.
@@ -212,11 +213,11 @@ def head_steps(t0: float, n: int, codex_edits: list[tuple[float, str]]) -> list[
 
 def timeline() -> list[Step]:
     def opened(fake: FakeGitHub, state: dict[str, Any]) -> list[Event]:
-        return [("pull_request_target", wf.pull_request("opened", PR))]
+        return [("pull_request", wf.pull_request("opened", PR))]
 
     def pushed(fake: FakeGitHub, state: dict[str, Any]) -> list[Event]:
         fake.push(PR, NEW_HEAD, ["crates/host/src/bridge.rs", "src/web/panel0.ts"])
-        return [("pull_request_target", wf.pull_request("synchronize", PR))]
+        return [("pull_request", wf.pull_request("synchronize", PR))]
 
     def reply(fake: FakeGitHub, state: dict[str, Any]) -> list[Event]:
         text = "This is intended: the log line only runs behind the debug flag."
@@ -320,10 +321,11 @@ class Replay:
 
 
 def step_inputs(event: Event) -> dict[str, str]:
-    """The action step's `with:` from the workflow, evaluated for this event (e.g. `pr` from
-    `inputs.pr` for workflow_dispatch); the token is the bench's own."""
-    (step,) = [s for s in wf.job()["steps"] if s.get("uses") == "./"]
-    context = ghexpr.event_context(*event)
+    """The action step's `with:` from the shipped reusable workflow, evaluated for this event
+    as the user's workflow calls it (e.g. `pr` from `inputs.pr` for workflow_dispatch); the
+    token is the bench's own."""
+    (step,) = [s for s in wf.job()["steps"] if s.get("id") == "review"]
+    context = wf.context(*event)
     values = {k: ghexpr.interpolate(str(v), context) for k, v in step["with"].items()}
     return {k: v for k, v in values.items() if v and k != "github-token"}
 

@@ -24,9 +24,12 @@ from reviewcoord.errors import (
     EXIT_UNREADABLE,
     EXIT_USAGE,
     EventError,
+    GatewayError,
     UsageError,
 )
-from reviewcoord.event import load_payload, resolve
+from reviewcoord.event import HeadLookup, choose_pr, load_payload, resolve
+from reviewcoord.github.gateway import Gateway
+from reviewcoord.github.transport import api_url
 from reviewcoord.next_step import next_step
 from reviewcoord.runner import Outcome, RunRequest, evaluate
 from reviewcoord.settle import SystemClock
@@ -151,41 +154,39 @@ def run_action(env: Mapping[str, str]) -> int:
     log = Log(sys.stdout, actions=True)
     token = action_input(env, "github-token") or env.get("GITHUB_TOKEN", "")
     log.mask(token)
+    event_name = env.get("GITHUB_EVENT_NAME", "")
     try:
         target = resolve(
-            env.get("GITHUB_EVENT_NAME", ""),
-            load_payload(env.get("GITHUB_EVENT_PATH")),
-            action_input(env, "pr"),
+            event_name, load_payload(env.get("GITHUB_EVENT_PATH")), action_input(env, "pr")
         )
-    except EventError as exc:
+        repo = action_input(env, "repo") or env.get("GITHUB_REPOSITORY", "")
+        if repo.count("/") != 1:
+            raise UsageError(
+                f"input 'repo' / GITHUB_REPOSITORY must be OWNER/NAME, got {repo[:80]!r}"
+            )
+        base_url = api_url(env)
+    except (EventError, UsageError) as exc:
         log.error(str(exc))
         return exc.exit_code
-    if target.pr is None:
+    if target.pr is None and target.lookup is None:
         log.notice(target.skip_reason)
         return EXIT_OK
-    repo = action_input(env, "repo") or env.get("GITHUB_REPOSITORY", "")
-    if repo.count("/") != 1:
-        log.error(f"input 'repo' / GITHUB_REPOSITORY must be OWNER/NAME, got {repo[:80]!r}")
-        return UsageError.exit_code
     if not token:
         log.error("no token: set the 'github-token' input (default ${{ github.token }})")
         return UsageError.exit_code
-
+    gateway = PyGithubGateway(repo, token, base_url=base_url, write_spacing=write_spacing(env))
+    pr = target.pr if target.lookup is None else found_pr(target.lookup, gateway, log)
+    if pr is None:
+        return EXIT_OK if target.lookup is not None else EXIT_UNREADABLE
     inputs = {name: action_input(env, name) for name in SETTING_INPUTS}
-    gateway = PyGithubGateway(
-        repo,
-        token,
-        base_url=env.get("GITHUB_API_URL") or "https://api.github.com",
-        write_spacing=write_spacing(env),
-    )
     request = RunRequest(
         repo=repo,
-        pr=target.pr,
+        pr=pr,
         inputs=inputs,
         input_source="workflow inputs",
         config_path=action_input(env, "config") or ".github/review-coordinator.yml",
         # Judging by hand means "judge again": never answered by the noop.
-        rejudge=env.get("GITHUB_EVENT_NAME", "") == "workflow_dispatch",
+        rejudge=event_name == "workflow_dispatch",
         event_head=target.head_sha,
     )
     if target.merge_group is not None:  # a merge queue: report the PR's verdict, judge nothing
@@ -194,9 +195,23 @@ def run_action(env: Mapping[str, str]) -> int:
         return merge_queue.run_action(request, target.merge_group, gateway, env, log, outputs_for)
     outcome = evaluate(request, gateway, SystemClock(), log)  # (it sets up a dry run itself)
     with declared_scope(outcome.settings):  # the job summary names declared reviewers too
-        deliver(outcome, env, log, repo=repo, pr=target.pr)
+        deliver(outcome, env, log, repo=repo, pr=pr)
     log.info(f"gate: {outcome.gate} — {outcome.reason} ({gateway.request_count} API requests)")
     return exit_code(outcome)
+
+
+def found_pr(lookup: HeadLookup, gateway: Gateway, log: Log) -> int | None:
+    """The open PR of an event that names only its head (a fork's relay or check run),
+    from GitHub's list of pull requests (one page); None when there is none (or the read
+    failed: said in the log, nothing written — no PR is known to write on)."""
+    try:
+        pulls = gateway.recent_open_pulls(lookup.label)
+    except GatewayError as exc:
+        log.error(f"could not find the pull request of this event: {exc}")
+        return None
+    number, note = choose_pr(lookup, pulls)
+    (log.info if number is not None else log.notice)(note)
+    return number
 
 
 def exit_code(outcome: Outcome) -> int:

@@ -4,18 +4,27 @@ judged (it may be stale, and `issue_comment` / `workflow_dispatch` have none): t
 when that read itself fails: the required check must not keep an earlier `success`.
 `merge_group` is the exception: its `head_sha` is the merge group's own commit, the one the
 queue wants the check on (reviewcoord/merge_queue.py).
+
+Two events may name no PR, only a head: the relay's `workflow_run` of a fork's run (GitHub lists
+no `pull_requests` for a fork) and a reviewer's `check_run` on a fork's head. Their `Target`
+carries a `HeadLookup`, and the caller finds the open PR by GitHub's own list (`find_pr`): a
+fork's branch is a fact GitHub recorded, never a number the fork's run wrote.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from reviewcoord.errors import EventError
+from reviewcoord.github.gateway import PullInfo
 
+# The events whose runs get a read-only token on a fork's PR: what the relay judges again.
+RELAYED_EVENTS = frozenset({"pull_request", "pull_request_review", "pull_request_review_comment"})
 PULL_EVENTS = frozenset(
     {
         "pull_request",
@@ -38,6 +47,20 @@ _QUEUE_REF = re.compile(
     re.IGNORECASE,
 )
 _SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+# A fork's `owner/name` and branch, as GitHub allows them (a branch name is a git ref: no
+# spaces, controls or `:`; GitHub caps refs at 255 bytes).
+_FULL_NAME = re.compile(r"(?P<owner>[A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/[A-Za-z0-9._-]{1,100}")
+_BRANCH = re.compile(r"[^\x00-\x20\x7f~^:?*\[\\]{1,255}")
+
+
+@dataclass(frozen=True)
+class HeadLookup:
+    """An event that names a head and no PR: the open PR is found by GitHub's list of pull
+    requests (`find_pr`), by the head's branch (`owner:branch`) when known, else among the
+    most recently updated open PRs by the head's SHA."""
+
+    sha: str | None
+    label: str | None = None  # `owner:branch` of the head
 
 
 @dataclass(frozen=True)
@@ -59,14 +82,18 @@ class Target:
     skip_reason: str = ""
     merge_group: MergeGroup | None = None
     head_sha: str | None = None  # the payload's `pull_request.head.sha`, if a valid SHA
+    lookup: HeadLookup | None = None  # no PR number: find the open PR of this head
+
+
+def _sha(value: Any) -> str | None:
+    if isinstance(value, str) and value.isascii() and _SHA.fullmatch(value.lower()):
+        return value.lower()
+    return None
 
 
 def _payload_head(pull: Any) -> str | None:
     head = pull.get("head") if isinstance(pull, dict) else None
-    sha = head.get("sha") if isinstance(head, dict) else None
-    if isinstance(sha, str) and sha.isascii() and _SHA.fullmatch(sha.lower()):
-        return sha.lower()
-    return None
+    return _sha(head.get("sha")) if isinstance(head, dict) else None
 
 
 def _positive_int(value: Any) -> int | None:
@@ -151,19 +178,53 @@ def merge_group(payload: dict[str, Any]) -> MergeGroup:
     return MergeGroup(number, head_sha.lower(), head_ref, base, pr_head)
 
 
+def _single_pr(event: str, pulls: list[Any]) -> Target:
+    numbers = {_positive_int(p.get("number")) for p in pulls if isinstance(p, dict)}
+    if len(numbers) != 1 or None in numbers:
+        raise EventError(f"{event} payload names no single pull request: set the 'pr' input")
+    (number,) = numbers
+    return Target(number, head_sha=_payload_head(pulls[0]))
+
+
 def _check_run_target(payload: dict[str, Any]) -> Target:
     """A reviewer's own check run finished (Bugbot, Greptile, CodeRabbit: docs/bot-formats.md
     § 20): judge the PR it is on. GitHub lists the PRs of this repository whose head is the
-    check run's commit; none (a fork's PR, no PR) → nothing to do."""
+    check run's commit; a fork's PR is never listed: found by the check run's head SHA."""
     run = payload.get("check_run")
-    pulls = run.get("pull_requests") if isinstance(run, dict) else None
-    if not isinstance(pulls, list) or not pulls:
-        return Target(None, "check_run on a commit of no PR of this repository: nothing to do")
-    numbers = {_positive_int(p.get("number")) for p in pulls if isinstance(p, dict)}
-    if len(numbers) != 1 or None in numbers:
-        raise EventError("check_run payload names no single pull request: set the 'pr' input")
-    (number,) = numbers
-    return Target(number, head_sha=_payload_head(pulls[0]))
+    if not isinstance(run, dict):
+        raise EventError("check_run payload has no 'check_run' object")
+    pulls = run.get("pull_requests")
+    if isinstance(pulls, list) and pulls:
+        return _single_pr("check_run", pulls)
+    sha = _sha(run.get("head_sha"))
+    if sha is None:
+        return Target(None, "check_run on no commit of a pull request: nothing to do")
+    return Target(None, lookup=HeadLookup(sha), head_sha=sha)
+
+
+def _workflow_run_target(payload: dict[str, Any]) -> Target:
+    """The relay (docs/adopt.md § Fork pull requests): a run of the event workflow completed
+    with a read-only token. A same-repository run names its PR; a fork's names none
+    (`pull_requests: []`), so its PR is found by the fork's branch: GitHub's record of where the
+    run came from (`head_repository`, `head_branch`), never anything the run itself wrote."""
+    run = payload.get("workflow_run")
+    if not isinstance(run, dict):
+        raise EventError("workflow_run payload has no 'workflow_run' object")
+    event = run.get("event")
+    if event not in RELAYED_EVENTS:
+        shown = str(event)[:40]
+        return Target(None, f"workflow_run of a {shown!r} run: nothing to relay")
+    pulls = run.get("pull_requests")
+    if isinstance(pulls, list) and pulls:
+        return _single_pr("workflow_run", pulls)
+    repo = run.get("head_repository")
+    full_name = repo.get("full_name") if isinstance(repo, dict) else None
+    branch = run.get("head_branch")
+    named = _FULL_NAME.fullmatch(full_name) if isinstance(full_name, str) else None
+    if named is None or not isinstance(branch, str) or not _BRANCH.fullmatch(branch):
+        return Target(None, "workflow_run names no pull request and no head branch: nothing to do")
+    sha = _sha(run.get("head_sha"))
+    return Target(None, lookup=HeadLookup(sha, f"{named['owner']}:{branch}"), head_sha=sha)
 
 
 def resolve(event_name: str, payload: dict[str, Any], pr_input: str) -> Target:
@@ -200,6 +261,8 @@ def resolve(event_name: str, payload: dict[str, Any], pr_input: str) -> Target:
         raise EventError("workflow_dispatch needs the 'pr' input: the number of the PR to judge")
     if event_name == "check_run":
         return _check_run_target(payload)
+    if event_name == "workflow_run":
+        return _workflow_run_target(payload)
     if event_name == "check_suite":
         suite = payload.get("check_suite")
         pulls = suite.get("pull_requests") if isinstance(suite, dict) else None
@@ -211,5 +274,23 @@ def resolve(event_name: str, payload: dict[str, Any], pr_input: str) -> Target:
     raise EventError(
         f"event '{shown}' does not name one pull request: set the 'pr' input "
         "(supported without it: pull_request, pull_request_target, pull_request_review, "
-        "pull_request_review_comment, issue_comment, check_run, merge_group)"
+        "pull_request_review_comment, issue_comment, check_run, merge_group, workflow_run)"
     )
+
+
+def choose_pr(lookup: HeadLookup, pulls: Sequence[PullInfo]) -> tuple[int | None, str]:
+    """The open PR a `HeadLookup` means, among `pulls` (GitHub's list: by the head's branch, or
+    the most recently updated), and one line saying what was found. By branch: the one whose
+    head is still the run's SHA, else the branch's PR (its head moved on: its current head is
+    judged). By SHA alone: only a PR whose head is that SHA. Several: the newest PR, said so."""
+    same = [p for p in pulls if lookup.sha is not None and p.head_sha == lookup.sha]
+    found = same or (list(pulls) if lookup.label is not None else [])
+    where = f"head {lookup.label}" if lookup.label else f"head commit {lookup.sha or '?'}"
+    if not found:
+        return None, f"no open pull request has {where}: nothing to do"
+    numbers = sorted({p.number for p in found}, reverse=True)
+    note = f"#{numbers[0]} has {where}"
+    if len(numbers) > 1:
+        others = ", ".join(f"#{n}" for n in numbers[1:])
+        note += f" (so do {others}: judge them with workflow_dispatch)"
+    return numbers[0], note

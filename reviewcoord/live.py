@@ -60,12 +60,11 @@ def _repo(value: str | None, env: Mapping[str, str]) -> str:
 def _gateway(repo: str, env: Mapping[str, str]):  # type: ignore[no-untyped-def]
     from reviewcoord.action import write_spacing
     from reviewcoord.github.pygithub_gateway import PyGithubGateway
+    from reviewcoord.github.transport import api_url
 
+    base_url = api_url(env)  # a malformed GITHUB_API_URL is named before anything else
     return PyGithubGateway(
-        repo,
-        find_token(env),
-        base_url=env.get("GITHUB_API_URL") or "https://api.github.com",
-        write_spacing=write_spacing(env),
+        repo, find_token(env), base_url=base_url, write_spacing=write_spacing(env)
     )
 
 

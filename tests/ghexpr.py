@@ -5,7 +5,8 @@ bench/lifecycle.py evaluate the REAL `if:` and `concurrency.group` of
 Supported (GitHub docs, "Evaluate expressions in workflows and actions"): literals `null`,
 `true`, `false`, numbers, '…' strings ('' escapes a quote); property access `a.b.c`,
 `a['b']` and `a[0]` (a missing property or element is null); `!`, `<`, `<=`, `>`, `>=`, `==`,
-`!=`, `&&`, `||`, parentheses; functions `contains`, `startsWith`, `endsWith`. As on GitHub:
+`!=`, `&&`, `||`, parentheses; functions `contains`, `startsWith`, `endsWith`, `format` (`{0}`
+placeholders, `{{`/`}}` escapes) and `fromJSON`. As on GitHub:
 `&&` / `||` return one of their operands (so `a || b || c` picks the first truthy value); falsy are
 `false`, `0`, `''`, `null`; `==` coerces mismatched types to numbers and compares strings
 case-insensitively; the three functions ignore case. Anything else (another function, `*`
@@ -15,6 +16,7 @@ access on Python objects, only dict/list lookups.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -116,10 +118,40 @@ def _contains(search: Any, item: Any) -> bool:
     return to_string(item).casefold() in to_string(search).casefold()
 
 
-FUNCTIONS: dict[str, Callable[[Any, Any], bool]] = {
-    "contains": _contains,
-    "startswith": lambda s, p: to_string(s).casefold().startswith(to_string(p).casefold()),
-    "endswith": lambda s, p: to_string(s).casefold().endswith(to_string(p).casefold()),
+def _format(template: Any, *args: Any) -> str:
+    """`format('{0}-{1}', a, b)`: `{N}` is argument N as a string; `{{` and `}}` are braces."""
+    text = to_string(template)
+
+    def one(m: re.Match[str]) -> str:
+        if m.group(0) in ("{{", "}}"):
+            return m.group(0)[0]
+        index = int(m.group(1))
+        if index >= len(args):
+            raise ValueError(f"format: no argument {index}")
+        return to_string(args[index])
+
+    return re.sub(r"\{\{|\}\}|\{(\d+)\}", one, text)
+
+
+def _from_json(text: Any) -> Any:
+    try:
+        return json.loads(to_string(text))
+    except ValueError as exc:
+        raise ValueError(f"fromJSON: not JSON: {exc}") from None
+
+
+FUNCTIONS: dict[str, tuple[Callable[..., Any], range]] = {
+    "contains": (_contains, range(2, 3)),
+    "startswith": (
+        lambda s, p: to_string(s).casefold().startswith(to_string(p).casefold()),
+        range(2, 3),
+    ),
+    "endswith": (
+        lambda s, p: to_string(s).casefold().endswith(to_string(p).casefold()),
+        range(2, 3),
+    ),
+    "format": (_format, range(1, 100)),
+    "fromjson": (_from_json, range(1, 2)),
 }
 
 
@@ -204,9 +236,10 @@ class _Parser:
             self.take()
             args.append(self.or_())
         self.take(")")
-        if len(args) != 2:
-            raise ValueError(f"{name} takes 2 arguments")
-        return FUNCTIONS[name](args[0], args[1])
+        function, arity = FUNCTIONS[name]
+        if len(args) not in arity:
+            raise ValueError(f"{name} takes {arity.start}–{arity.stop - 1} arguments")
+        return function(*args)
 
     def postfix(self, value: Any) -> Any:
         while self.peek() in (".", "["):
@@ -241,15 +274,25 @@ def interpolate(template: str, context: Mapping[str, Any]) -> str:
 
 
 def event_context(
-    event_name: str, payload: Mapping[str, Any], *, run_id: int = 1
+    event_name: str,
+    payload: Mapping[str, Any],
+    *,
+    run_id: int = 1,
+    inputs: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The `github` and `inputs` contexts a run of `event_name` with `payload` sees."""
+    """The `github` and `inputs` contexts a run of `event_name` with `payload` sees: `actor` is
+    the event's sender; `inputs` are the workflow's own (a reusable workflow's, as its caller
+    passes them), by default a dispatch's inputs."""
     repository = payload.get("repository")
+    sender = payload.get("sender")
     github = {
         "event_name": event_name,
         "event": dict(payload),
         "run_id": run_id,
         "repository": repository.get("full_name") if isinstance(repository, dict) else None,
+        "actor": sender.get("login") if isinstance(sender, dict) else None,
     }
-    inputs = payload.get("inputs") if event_name == "workflow_dispatch" else None
-    return {"github": github, "inputs": inputs if isinstance(inputs, dict) else {}}
+    if inputs is None:
+        dispatched = payload.get("inputs") if event_name == "workflow_dispatch" else None
+        inputs = dispatched if isinstance(dispatched, dict) else {}
+    return {"github": github, "inputs": dict(inputs)}

@@ -82,7 +82,7 @@ def test_contributing_says_how_to_add_a_reviewer_profile() -> None:
         "tests/fixtures/bots/corpus.jsonl",
         "PROVENANCE.md",
         "REVIEWCOORD_REGEN=1",
-        "scripts/readme_tables.py --write",
+        "scripts/generated.py --write",
         "scripts/sticky_picture.py",
     ):
         assert words in text, words

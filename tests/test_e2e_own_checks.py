@@ -130,7 +130,7 @@ def test_a_bugbot_usage_limit_check_is_failed_and_blocks_when_required(
 
 
 def test_a_reviewers_check_run_completing_judges_its_pr(fake: FakeGitHub, tmp_path: Path) -> None:
-    """The `check_run` trigger (README § Late reviews and triggers): Bugbot's check completes
+    """The `check_run` trigger (docs/adopt.md § What starts a run): Bugbot's check completes
     after our settle ended; its event judges PR 2 again, and Bugbot's clean check counts."""
     from tests.workflow_support import check_run
 
@@ -144,10 +144,34 @@ def test_a_reviewers_check_run_completing_judges_its_pr(fake: FakeGitHub, tmp_pa
     assert verdict["gate"] == "go"
 
 
-def test_control_a_check_run_on_no_pr_writes_nothing(fake: FakeGitHub, tmp_path: Path) -> None:
+def test_a_reviewers_check_run_on_a_forks_head_judges_the_forks_pr(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    """GitHub lists no `pull_requests` in a check run on a fork's head: the PR is found among
+    the open PRs by the head's SHA (one page, most recently updated first)."""
     from tests.workflow_support import check_run
 
-    run = run_action(fake, tmp_path, event="check_run", payload=check_run("cursor", pr=None))
+    fork_head = "f" * 40
+    fake.add_pull(3, head_sha=fork_head, head_repo="contributor/app")
+    fake.add_bot_check_run(fork_head, "Cursor Bugbot", app_slug="cursor", app_id=1210556)
+    payload = check_run("cursor", pr=None)
+    payload["check_run"]["head_sha"] = fork_head
+    run = run_action(
+        fake, tmp_path, event="check_run", payload=payload, inputs={"expected-bots": "cursor"}
+    )
+    verdict = verdict_of(run, exit_ok=True)
+    assert verdict["pr"] == 3 and verdict["settled_on"] == ["cursor"]
+    assert "#3 has head commit" in run.log
+
+
+def test_control_a_check_run_on_no_open_prs_head_writes_nothing(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    from tests.workflow_support import check_run
+
+    payload = check_run("cursor", pr=None)
+    payload["check_run"]["head_sha"] = "d" * 40  # a push to a branch without a PR
+    run = run_action(fake, tmp_path, event="check_run", payload=payload)
     assert run.returncode == 0, run.log
     assert "nothing to do" in run.log
     assert [r for r in fake.request_log() if r.method != "GET"] == []

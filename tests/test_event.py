@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from reviewcoord.errors import EventError
-from reviewcoord.event import load_payload, resolve
+from reviewcoord.event import HeadLookup, load_payload, resolve
+from tests import workflow_support as wf
+from tests.e2e_support import HEAD
 
 PAYLOADS = Path(__file__).parent / "fixtures/payloads"
 
@@ -44,16 +46,56 @@ def test_a_reviewers_check_run_names_its_pr_and_head() -> None:
     assert (target.pr, target.head_sha) == (2, "ec26c3e57ca3a959ca5aad62de7213c562f8c821")
 
 
-def test_a_check_run_of_no_pr_of_this_repository_is_nothing_to_do() -> None:
+def test_a_check_run_of_a_forks_pr_is_found_by_its_head() -> None:
+    """GitHub lists no `pull_requests` for a fork's head: the PR is looked up by the check
+    run's head SHA (HeadLookup), and without a valid head there is nothing to do."""
     data = payload("check_run.completed.json")
-    data["check_run"]["pull_requests"] = []  # type: ignore[index]  # a fork's PR, or no PR
+    data["check_run"]["pull_requests"] = []  # type: ignore[index]
     target = resolve("check_run", data, "")
-    assert target.pr is None and "nothing to do" in target.skip_reason
+    assert target.pr is None and target.lookup == HeadLookup(HEAD)
+    data["check_run"]["head_sha"] = "not a sha"  # type: ignore[index]
+    target = resolve("check_run", data, "")
+    assert target.pr is None and target.lookup is None and "nothing to do" in target.skip_reason
     two = payload("check_run.completed.json")
     pulls = two["check_run"]["pull_requests"]  # type: ignore[index]
     pulls.append({**pulls[0], "number": 3})
     with pytest.raises(EventError, match="no single pull request"):
         resolve("check_run", two, "")
+
+
+def test_the_relay_takes_a_same_repository_runs_pr_from_the_payload() -> None:
+    target = resolve("workflow_run", wf.workflow_run(fork=False, pr=7), "")
+    assert target.pr == 7 and target.lookup is None
+
+
+def test_the_relay_finds_a_forks_pr_by_the_forks_branch() -> None:
+    target = resolve("workflow_run", wf.workflow_run("pull_request_review"), "")
+    assert target.pr is None
+    assert target.lookup == HeadLookup(HEAD, "contributor:feature-2")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("head_branch", "x y"),  # not a git ref
+        ("head_branch", "a:b"),
+        ("head_branch", "x" * 256),
+        ("head_branch", None),
+        ("head_repository", None),  # the fork was deleted
+    ],
+)
+def test_a_relay_without_a_usable_head_is_nothing_to_do(field: str, value: object) -> None:
+    data = wf.workflow_run()
+    data["workflow_run"][field] = value
+    target = resolve("workflow_run", data, "")
+    assert target.pr is None and target.lookup is None and "nothing to do" in target.skip_reason
+
+
+def test_the_relay_relays_only_pull_request_runs() -> None:
+    target = resolve("workflow_run", wf.workflow_run("issue_comment", fork=False, pr=2), "")
+    assert target.pr is None and "nothing to relay" in target.skip_reason
+    with pytest.raises(EventError, match="no 'workflow_run' object"):
+        resolve("workflow_run", {"action": "completed"}, "")
 
 
 def test_issue_comment_on_plain_issue_is_skipped() -> None:

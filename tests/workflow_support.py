@@ -1,13 +1,14 @@
-"""The workflow as GitHub would apply it: its real job `if:` and concurrency group from
-.github/workflows/review-coordinator.yml (evaluated by tests/ghexpr.py), and event payloads
-built from the real ones in tests/fixtures/payloads (bot-authored variants change only
-`user.login` / `user.type`, the body and `action`; see PROVENANCE.md)."""
+"""The workflows as GitHub would apply them: the user's two small files (examples/workflows: the
+events, and the relay on `workflow_run`) calling the shipped reusable workflow
+(.github/workflows/judge.yml), whose job `if:`s and concurrency group are evaluated by
+tests/ghexpr.py; and event payloads built from the real ones in tests/fixtures/payloads
+(bot-authored variants change only `user.login` / `user.type`, the body and `action`; see
+PROVENANCE.md)."""
 
 from __future__ import annotations
 
 import copy
 import json
-import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -17,9 +18,12 @@ import yaml
 from tests import ghexpr
 
 ROOT = Path(__file__).resolve().parents[1]
-WORKFLOW = ROOT / ".github/workflows/review-coordinator.yml"
+REUSABLE = ROOT / ".github/workflows/judge.yml"
+CALLER = ROOT / "examples/workflows/review-coordinator.yml"
+RELAY = ROOT / "examples/workflows/review-coordinator-relay.yml"
 PAYLOADS = Path(__file__).parent / "fixtures/payloads"
-JOB = "judge"
+JOB = "judge"  # the reusable workflow's job that runs the action
+JOBS = ("judge", "hand-over")  # at most one of them runs for an event
 
 
 def load(text: str) -> dict[str, Any]:
@@ -30,39 +34,77 @@ def load(text: str) -> dict[str, Any]:
 
 
 @cache
-def workflow() -> dict[str, Any]:
-    return load(WORKFLOW.read_text(encoding="utf-8"))
+def _read(path: Path) -> dict[str, Any]:
+    return load(path.read_text(encoding="utf-8"))
 
 
-def readme_workflow() -> dict[str, Any]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Use it as a GitHub Action\n", 1)[1]
-    block = re.search(r"```yaml\n(.*?)```", section, flags=re.S)
-    assert block is not None, "README has no workflow under 'Use it as a GitHub Action'"
-    return load(block.group(1))
+def reusable() -> dict[str, Any]:
+    return _read(REUSABLE)
 
 
-def job(wf: dict[str, Any] | None = None) -> dict[str, Any]:
-    return dict((wf or workflow())["jobs"][JOB])
+def caller(event: str) -> dict[str, Any]:
+    """The user's workflow that receives `event`: the relay for `workflow_run`."""
+    return _read(RELAY if event == "workflow_run" else CALLER)
 
 
-def starts(event: str, payload: dict[str, Any], wf: dict[str, Any] | None = None) -> bool:
-    """Whether GitHub would run the job: the event and its activity type are among the
-    workflow's triggers, and the job's `if:` is true."""
-    triggers = (wf or workflow())["on"]
+def job(name: str = JOB) -> dict[str, Any]:
+    return dict(reusable()["jobs"][name])
+
+
+def triggered(event: str, payload: dict[str, Any]) -> bool:
+    """The event and its activity type are among the caller's triggers (and, for the relay,
+    the run that completed is the event workflow's)."""
+    triggers = caller(event)["on"]
     if event not in triggers:
         return False
-    types = (triggers[event] or {}).get("types")
+    spec = triggers[event] or {}
+    types = spec.get("types")
     if types is not None and payload.get("action") not in types:
         return False
-    condition = job(wf).get("if")
-    context = ghexpr.event_context(event, payload)
-    return condition is None or ghexpr.truthy(ghexpr.evaluate(str(condition), context))
+    if event == "workflow_run":
+        name = (payload.get("workflow_run") or {}).get("name")
+        return name in spec.get("workflows", [])
+    return True
+
+
+def call_inputs(event: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """The reusable workflow's inputs: its defaults, then what the caller's `with:` passes."""
+    declared = reusable()["on"]["workflow_call"]["inputs"]
+    values = {name: spec.get("default", "") for name, spec in declared.items()}
+    (call,) = caller(event)["jobs"].values()
+    outer = ghexpr.event_context(event, payload)
+    for name, template in (call.get("with") or {}).items():
+        values[name] = ghexpr.interpolate(str(template), outer)
+    return values
+
+
+def context(event: str, payload: dict[str, Any], run_id: int = 1) -> dict[str, Any]:
+    return ghexpr.event_context(event, payload, run_id=run_id, inputs=call_inputs(event, payload))
+
+
+def truthy_if(name: str, ctx: dict[str, Any]) -> bool:
+    """The job `name`'s `if:` in the contexts `ctx`."""
+    return ghexpr.truthy(ghexpr.evaluate(str(job(name)["if"]), ctx))
+
+
+def job_for(event: str, payload: dict[str, Any]) -> str | None:
+    """Which job of the reusable workflow GitHub would start for the event, if any."""
+    if not triggered(event, payload):
+        return None
+    ctx = context(event, payload)
+    started = [n for n in JOBS if truthy_if(n, ctx)]
+    assert len(started) <= 1, f"{event}: both {started} would run"
+    return started[0] if started else None
+
+
+def starts(event: str, payload: dict[str, Any]) -> bool:
+    """The action runs (the `judge` job starts)."""
+    return job_for(event, payload) == JOB
 
 
 def group(event: str, payload: dict[str, Any], run_id: int = 1) -> str:
     template = str(job()["concurrency"]["group"])
-    return ghexpr.interpolate(template, ghexpr.event_context(event, payload, run_id=run_id))
+    return ghexpr.interpolate(template, context(event, payload, run_id))
 
 
 # ---------------------------------------------------------------------------- payloads
@@ -81,14 +123,38 @@ def _author(obj: dict[str, Any], login: str) -> None:
     obj["type"] = "Bot" if login.endswith("[bot]") or login == "Copilot" else "User"
 
 
-def pull_request(action: str = "opened", pr: int = 2) -> dict[str, Any]:
-    name = (
-        "pull_request.synchronize.json" if action == "synchronize" else "pull_request.opened.json"
-    )
-    p = fixture(name)
+PULL_FIXTURES = {
+    "synchronize": "pull_request.synchronize.json",
+    "ready_for_review": "pull_request.ready_for_review.json",
+    "reopened": "pull_request.reopened.json",
+}
+
+
+def pull_request(
+    action: str = "opened",
+    pr: int = 2,
+    *,
+    fork: bool = False,
+    base_changed: bool = False,
+    actor: str | None = None,
+) -> dict[str, Any]:
+    """`pull_request` (or `pull_request_target`: the same payload). `base_changed`: an `edited`
+    whose `changes.base` says the base branch was changed (GitHub's webhook shape); `actor`:
+    who caused it (`sender`: Dependabot's runs get a read-only token)."""
+    p = fixture(PULL_FIXTURES.get(action, "pull_request.opened.json"))
     p["action"] = action
     p["number"] = pr
     p["pull_request"]["number"] = pr
+    if fork:
+        _from_fork(p)
+    if action == "edited":
+        p["changes"] = (
+            {"base": {"ref": {"from": "develop"}, "sha": {"from": "0" * 40}}}
+            if base_changed
+            else {"title": {"from": "(the previous title)"}}
+        )
+    if actor is not None:
+        _author(p["sender"], actor)
     return p
 
 
@@ -158,3 +224,31 @@ def check_run(app_slug: str, pr: int | None = 2) -> dict[str, Any]:
 
 def merge_group() -> dict[str, Any]:
     return copy.deepcopy(fixture("merge_group.checks_requested.json"))
+
+
+def workflow_run(
+    event: str = "pull_request",
+    *,
+    fork: bool = True,
+    conclusion: str = "success",
+    actor: str = "contributor",
+    pr: int | None = None,
+    head_sha: str = "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
+) -> dict[str, Any]:
+    """The relay's event: a run of the `review-coordinator` workflow completed. Built from the
+    real `workflow_run.completed` payload with the fields GitHub sets for a run of `event` on
+    a PR: a fork's run names no PR (`pull_requests: []`) and its `head_repository` is the fork;
+    a same-repository run names its PR."""
+    p = fixture("workflow_run.completed.json")
+    run = p["workflow_run"]
+    base = p["repository"]["full_name"]
+    run.update(event=event, conclusion=conclusion, name="review-coordinator", head_sha=head_sha)
+    run["head_branch"] = "feature-2"
+    run["actor"]["login"] = actor
+    run["head_repository"]["full_name"] = "contributor/octo-repo" if fork else base
+    run["head_repository"]["owner"]["login"] = "contributor" if fork else base.split("/")[0]
+    if fork:
+        run["pull_requests"] = []
+    elif pr is not None:
+        run["pull_requests"][0]["number"] = pr
+    return p

@@ -166,18 +166,26 @@ def _working(check: Check, view: CheckView) -> Said:
     )
 
 
-def from_checks(*checks: Check) -> EvidenceReader:
+@dataclass(frozen=True)
+class CheckReader:
     """A profile's `evidence` from its checks: the first one that says something (a check run
-    before the legacy status, as the profile orders them)."""
+    before the legacy status, as the profile orders them). The checks stay readable: the
+    workflow's trigger logic starts a run when one of their apps completes a check run
+    (`Registry.check_apps`, scripts/generated.py)."""
 
-    def read(evidence: Evidence, context: EvidenceContext) -> FromEvidence:
-        for check in checks:
+    checks: tuple[Check, ...]
+
+    def __call__(self, evidence: Evidence, context: EvidenceContext) -> FromEvidence:
+        for check in self.checks:
             said = said_by_check(check, evidence)
             if said is not None:
                 return FromEvidence(said=said)
         return FromEvidence()
 
-    return read
+
+def from_checks(*checks: Check) -> EvidenceReader:
+    """A profile's `evidence` from its checks (`CheckReader`)."""
+    return CheckReader(checks)
 
 
 def kinds_of(*checks: Check) -> frozenset[Kind]:

@@ -30,7 +30,7 @@ from reviewcoord.bots.common import (
     stated_path_line,
 )
 from reviewcoord.bots.notices import unread
-from reviewcoord.bots.profile import BotProfile, plain_label
+from reviewcoord.bots.profile import BotProfile, Tracker, plain_label
 from reviewcoord.model import Finding, ParsedComment, RawComment
 
 KEY = "claude"
@@ -452,4 +452,9 @@ PROFILE = BotProfile(
     },
     canonical_label=canonical_label,
     rerequest=REREQUEST,
+    # claude-code-action's tracking comment, edited in place until it finishes or fails.
+    tracker=Tracker(
+        working=("Claude Code is working", "analyze this and get back"),
+        done=("Claude finished", "Claude encountered an error", "Code review skipped"),
+    ),
 )

@@ -43,7 +43,7 @@ from reviewcoord.bots.common import (
     working,
 )
 from reviewcoord.bots.notices import Notice, notice_lead, read_notice, unread
-from reviewcoord.bots.profile import BotProfile
+from reviewcoord.bots.profile import BotProfile, Tracker
 from reviewcoord.model import ParsedComment, RawComment
 
 KEY = "coderabbit"
@@ -281,4 +281,7 @@ PROFILE = BotProfile(
     trigger=TRIGGER,
     reads=kinds_of(*CHECKS),
     evidence=from_checks(*CHECKS),
+    # Its summary under review keeps the marker line `<!-- This is an auto-generated comment:
+    # review in progress by coderabbit.ai -->` until the new walkthrough replaces it.
+    tracker=Tracker(working=("review in progress by coderabbit.ai",)),
 )

@@ -27,7 +27,7 @@ from reviewcoord.bots.common import (
     own_words,
 )
 from reviewcoord.bots.notices import unread
-from reviewcoord.bots.profile import BotProfile
+from reviewcoord.bots.profile import BotProfile, Tracker
 from reviewcoord.model import Finding, ParsedComment, RawComment
 from reviewcoord.reading import Evidence
 
@@ -198,4 +198,9 @@ PROFILE = BotProfile(
     trigger=TRIGGER,
     reads=frozenset({"reactions"}),
     evidence=_reactions,
+    # Its status table (`_summary`), edited in place: working until a row says done.
+    tracker=Tracker(
+        working=("<!-- codex-pull-request-review-summary -->",),
+        done=("**Completed", "**Failed", "**Error", "**Timed out", "**Cancel"),
+    ),
 )

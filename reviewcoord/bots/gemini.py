@@ -27,7 +27,7 @@ from reviewcoord.bots.common import (
     working,
 )
 from reviewcoord.bots.notices import Notice, read_notice, unread
-from reviewcoord.bots.profile import BotProfile, plain_label
+from reviewcoord.bots.profile import BotProfile, Tracker, plain_label
 from reviewcoord.model import ParsedComment, RawComment, stable_finding_id
 
 KEY = "gemini"
@@ -166,4 +166,6 @@ PROFILE = BotProfile(
     pack="fast",
     rerequest=REREQUEST,
     trigger=TRIGGER,
+    # "I'm currently reviewing this pull request": its summary before the review lands.
+    tracker=Tracker(working=("currently reviewing this pull request",)),
 )

@@ -60,6 +60,19 @@ def plain_shown_label(raw: str) -> str:
 
 
 @dataclass(frozen=True)
+class Tracker:
+    """A comment the bot edits in place while it works (Claude's task list, Codex's status
+    table, CodeRabbit's summary under review). The workflow's trigger logic starts no run for
+    such a comment of the bot while it reads as working: it holds a `working` marker and no
+    `done` one (scripts/generated.py writes them into .github/workflows/judge.yml).
+    Markers are the bot's own framing, read only in comments by its logins; its finished body
+    must hold no `working` marker (or hold a `done` one), or its last edit would start no run."""
+
+    working: tuple[str, ...]
+    done: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class BotProfile:
     key: str  # what users write in `expected-bots`: lowercase letters, digits, '-'
     display: str  # how the verdict names it
@@ -91,3 +104,5 @@ class BotProfile:
     # they say about its run on the head (and, for a source, its findings): checks.py.
     reads: frozenset[Kind] = frozenset()
     evidence: EvidenceReader | None = None
+    # The comment it edits in place while it works, if it keeps one (`Tracker`).
+    tracker: Tracker | None = None

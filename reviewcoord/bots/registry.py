@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
+from reviewcoord.bots.checks import SHARED_APPS, CheckReader
 from reviewcoord.bots.profile import ACCOUNT_TYPES, BotProfile, Pack, graphql_spelling
 from reviewcoord.model import Finding, Level
 from reviewcoord.reading import Kind
@@ -127,6 +128,30 @@ class Registry:
     def reviewers(self) -> tuple[str, ...]:
         """The keys settle may wait for and `expected-bots` may name: every one but a source."""
         return tuple(k for k in self._profiles if not self.is_source(k))
+
+    def logins(self) -> tuple[str, ...]:
+        """Every REST login of a registered bot account, sorted: whose comment edits the
+        workflow's trigger logic lets through (scripts/generated.py)."""
+        return tuple(
+            sorted(
+                login for p in self._profiles.values() if p.account == "bot" for login in p.logins
+            )
+        )
+
+    def check_apps(self) -> tuple[str, ...]:
+        """The apps whose completed check run is a reviewer's own (its profile reads it), sorted;
+        never an app anyone's workflow runs as (`github-actions`): those never start a run."""
+        return tuple(
+            sorted(
+                {
+                    check.app
+                    for p in self._profiles.values()
+                    if isinstance(p.evidence, CheckReader)
+                    for check in p.evidence.checks
+                    if not check.status and check.app not in SHARED_APPS
+                }
+            )
+        )
 
     def display(self, key: str) -> str:
         profile = self._profiles.get(key)

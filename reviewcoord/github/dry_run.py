@@ -64,6 +64,9 @@ class DryRunGateway:
     def list_open_pulls(self) -> list[PullInfo]:
         return self.inner.list_open_pulls()
 
+    def recent_open_pulls(self, head_label: str | None = None) -> list[PullInfo]:
+        return self.inner.recent_open_pulls(head_label)
+
     def list_closed_pulls(self, since: datetime) -> list[ClosedPull]:
         return self.inner.list_closed_pulls(since)
 

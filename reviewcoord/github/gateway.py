@@ -239,6 +239,12 @@ class Gateway(Protocol):
         """Every open pull request of the repository (`GET pulls?state=open`, every page)."""
         ...
 
+    def recent_open_pulls(self, head_label: str | None = None) -> list[PullInfo]:
+        """The first page of open pull requests, most recently updated first; with
+        `head_label` (`owner:branch`) only those whose head is that branch. An event that
+        names a head but no PR (a fork's) is resolved by it (reviewcoord/event.py)."""
+        ...
+
     # --- reads for `reviewcoord scorecard` (reviewcoord/scorecard/live.py) -----------------
     def list_closed_pulls(self, since: datetime) -> list[ClosedPull]:
         """Every closed PR updated at or after `since` (`GET pulls?state=closed&sort=updated

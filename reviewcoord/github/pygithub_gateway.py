@@ -126,6 +126,9 @@ class PyGithubGateway:
     def list_open_pulls(self) -> list[PullInfo]:
         return self._reads.list_open_pulls()
 
+    def recent_open_pulls(self, head_label: str | None = None) -> list[PullInfo]:
+        return self._reads.recent_open_pulls(head_label)
+
     def list_closed_pulls(self, since: datetime) -> list[ClosedPull]:
         return self._reads.list_closed_pulls(since)
 

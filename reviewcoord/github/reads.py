@@ -70,6 +70,17 @@ class Reads:
     def list_open_pulls(self) -> list[PullInfo]:
         return self._list("pulls", {"state": "open"}, rest.pull_info)
 
+    def recent_open_pulls(self, head_label: str | None = None) -> list[PullInfo]:
+        endpoint = "pulls"
+        params = {"state": "open", "sort": "updated", "direction": "desc"}
+        if head_label is not None:
+            params["head"] = head_label
+        try:
+            items = self._pages.get_list(self._url(endpoint), endpoint, params, stop=lambda _: True)
+            return [rest.pull_info(item) for item in items]
+        except ValueError as exc:
+            self._http.malformed(endpoint, "read pulls", str(exc))
+
     def list_closed_pulls(self, since: datetime) -> list[ClosedPull]:
         endpoint = "pulls"
         params = {"state": "closed", "sort": "updated", "direction": "desc"}

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 from urllib.parse import urlencode, urlsplit
@@ -27,7 +27,7 @@ from urllib.parse import urlencode, urlsplit
 import requests
 from github import Auth, Github
 
-from reviewcoord.errors import GatewayError, WriteForbidden
+from reviewcoord.errors import GatewayError, UsageError, WriteForbidden
 
 # GitHub caps per_page at 100 on list endpoints (OAS: "(max 100)").
 PER_PAGE = 100
@@ -54,6 +54,36 @@ _TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
     requests.exceptions.ChunkedEncodingError,
     requests.exceptions.ContentDecodingError,
 )
+
+
+DEFAULT_API_URL = "https://api.github.com"
+
+
+def api_url(env: Mapping[str, str]) -> str:
+    """`GITHUB_API_URL` (the runner sets it; GitHub Enterprise Server: `https://HOST/api/v3`),
+    default api.github.com: an http(s) URL with a host, or a UsageError naming the variable."""
+    raw = env.get("GITHUB_API_URL", "").strip()
+    if not raw:
+        return DEFAULT_API_URL
+    problem = ""
+    try:
+        parts = urlsplit(raw)
+        parts.port  # noqa: B018  # a port that is not a number raises here
+    except ValueError:
+        problem = "it does not parse as a URL"
+    else:
+        if parts.scheme not in ("http", "https"):
+            problem = "it has no http:// or https:// scheme"
+        elif not parts.hostname:
+            problem = "it names no host"
+        elif parts.query or parts.fragment or any(c.isspace() for c in raw):
+            problem = "it carries a query, a fragment or spaces"
+    if problem:
+        raise UsageError(
+            f"GITHUB_API_URL {raw[:100]!r} is not GitHub's API URL: {problem} (expected "
+            "https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise Server)"
+        )
+    return raw.rstrip("/")
 
 
 @dataclass(frozen=True)

@@ -1418,6 +1418,8 @@ class FakeGitHub:
         if sort not in ("created", "updated"):
             raise _validation("PullRequest", "sort", "sort is invalid", DOCS, "invalid")
         pulls = [p for p in self._pulls.values() if state in ("all", p["state"])]
+        if "head" in q:  # `user:ref-name` (GitHub's filter: "user or organization name and branch")
+            pulls = [p for p in pulls if p["head"]["label"] == q["head"]]
         desc = q.get("direction", "desc") == "desc"
         key = f"{sort}_at"
         pulls.sort(key=lambda p: (p[key], p["number"]), reverse=desc)
