@@ -38,7 +38,15 @@ from reviewcoord.normalize import merged_table
 
 if TYPE_CHECKING:
     pass
-from reviewcoord.terminal import FORMATS, Parser, output_format, pr_number, print_verdict
+from reviewcoord.terminal import (
+    FORMATS,
+    Parser,
+    count,
+    output_format,
+    pr_number,
+    print_verdict,
+    seconds,
+)
 
 # The real defaults, from the Settings model (so --help cannot drift from them).
 _DEFAULTS = Settings()
@@ -89,7 +97,7 @@ def _build_parser() -> argparse.ArgumentParser:
     judge = p.add_argument_group("judging")
     judge.add_argument(
         "--cycle",
-        type=int,
+        type=count,
         metavar="N",
         help="review-cycle index (default: from the review history, else 1)",
     )
@@ -139,19 +147,19 @@ def _add_live_flags(live: argparse._ArgumentGroup) -> None:
     )
     live.add_argument(
         "--fast-timeout",
-        type=int,
+        type=seconds,
         metavar="SECONDS",
         help=f"longest wait with --settle fast, in seconds (default: {_DEFAULTS.fast_timeout})",
     )
     live.add_argument(
         "--full-timeout",
-        type=int,
+        type=seconds,
         metavar="SECONDS",
         help=f"longest wait with --settle full, in seconds (default: {_DEFAULTS.full_timeout})",
     )
     live.add_argument(
         "--poll-interval",
-        type=int,
+        type=count,
         metavar="SECONDS",
         help=f"seconds between reads while settling (default: {_DEFAULTS.poll_interval})",
     )
@@ -241,11 +249,11 @@ def _local_config(path: str | None) -> tuple[dict[str, object], str]:
     if path is None:
         return {}, "(no config file)"
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read(MAX_CONFIG_BYTES + 1)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"--config-file {path}: cannot read it: {exc}") from None
-    return parse_config_file(text, path), path
+        with open(path, "rb") as handle:
+            content = handle.read(4 * MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"--config-file {path}: cannot read it: {exc.strerror}") from None
+    return parse_config_file(content, path), path
 
 
 def _judge_snapshot(

@@ -18,6 +18,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from reviewcoord import config_text
 from reviewcoord.bots import (
     REGISTRY,
     Registry,
@@ -240,7 +241,8 @@ def _refuse_field_names(data: Mapping[str, Any], source: str, *, in_file: bool) 
             allowed = ", ".join(allowed_keys(in_file=in_file))
             raise ConfigError(
                 f"{source}: key '{key}': unknown key (did you mean '{field.alias}'?); "
-                f"allowed keys: {allowed}"
+                f"allowed keys: {allowed}",
+                key=str(key),
             )
 
 
@@ -249,7 +251,7 @@ def declared_reviewers(raw: Any, source: str) -> dict[BotKey, DeclaredReviewer]:
     try:
         return parse_reviewers(raw, REGISTRY)
     except DeclarationError as exc:
-        raise ConfigError(f"{source}: key '{exc.key}': {exc.problem}") from None
+        raise ConfigError(f"{source}: key '{exc.key}': {exc.problem}", key=exc.key) from None
 
 
 def declared_scope(settings: Settings | None) -> AbstractContextManager[Registry]:
@@ -278,7 +280,7 @@ def _validate(
         key, message = _describe(dict(first), in_file=in_file)
         got = first.get("input")
         shown = "" if isinstance(got, dict | list) or got is None else f" (got {str(got)[:60]!r})"
-        raise ConfigError(f"{source}: key '{key}': {message}{shown}") from None
+        raise ConfigError(f"{source}: key '{key}': {message}{shown}", key=key) from None
 
 
 def _yaml_problem(exc: yaml.YAMLError) -> str:
@@ -291,13 +293,23 @@ def _yaml_problem(exc: yaml.YAMLError) -> str:
 
 
 def parse_config_file(
-    text: str, source: str = DEFAULT_CONFIG_PATH, raw: dict[str, Any] | None = None
+    content: str | bytes, source: str = DEFAULT_CONFIG_PATH, raw: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The YAML file → a mapping of settings keys. Rejects run-only keys and YAML bombs.
-    `raw` receives the mapping before it is validated (a failure report takes the check's
-    name from it)."""
+    """The YAML file → a mapping of settings keys. Rejects run-only keys and YAML bombs; an
+    error about a key names its line. `raw` receives the mapping before it is validated (a
+    failure report takes the check's name from it)."""
+    if len(content) > MAX_CONFIG_BYTES * (4 if isinstance(content, bytes) else 1):
+        raise ConfigError(f"{source}: file is larger than {MAX_CONFIG_BYTES} bytes")
+    text = config_text.decode(content, source)
     if len(text.encode("utf-8", "replace")) > MAX_CONFIG_BYTES:
         raise ConfigError(f"{source}: file is larger than {MAX_CONFIG_BYTES} bytes")
+    try:
+        return _parse(text, source, raw)
+    except ConfigError as exc:
+        raise config_text.located(exc, text) from None
+
+
+def _parse(text: str, source: str, raw: dict[str, Any] | None) -> dict[str, Any]:
     try:
         # Aliases would let a tiny file expand into a huge one ("billion laughs"); a config
         # file never needs them. Deep nesting is refused while scanning too: PyYAML's scanner
@@ -328,7 +340,8 @@ def parse_config_file(
         if str(key) in RUN_ONLY_KEYS:
             raise ConfigError(
                 f"{source}: key '{key}': set per run (workflow input or CLI flag), "
-                "not in the config file"
+                "not in the config file",
+                key=str(key),
             )
     if raw is not None:
         raw.update({str(k): v for k, v in data.items()})

@@ -14,7 +14,7 @@ from typing import TextIO
 from reviewcoord.doctor import Report, render_text, tally, to_json
 from reviewcoord.errors import EXIT_BLOCK, EXIT_OK
 from reviewcoord.github.gateway import Gateway
-from reviewcoord.terminal import Parser
+from reviewcoord.terminal import Parser, count
 
 DEFAULT_PRS = 20
 
@@ -27,7 +27,7 @@ def _parser() -> Parser:
     )
     p.add_argument("--repo", help="OWNER/NAME (default: GITHUB_REPOSITORY)")
     p.add_argument(
-        "--prs", type=int, default=DEFAULT_PRS, help=f"how many open PRs (default {DEFAULT_PRS})"
+        "--prs", type=count, default=DEFAULT_PRS, help=f"how many open PRs (default {DEFAULT_PRS})"
     )
     p.add_argument(
         "--format", choices=["text", "json"], default="text", help="what to print (default text)"

@@ -8,11 +8,12 @@
     └── GatewayError            GitHub could not be read/written completely (exit 3; fail closed)
         └── WriteForbidden      403 "Resource not accessible by integration" (read-only token)
 
-Exit codes (README § Command line), the same for the CLI and the Action:
+Exit codes (docs/cli.md), the same for the CLI and the Action:
 
 A single bot comment that fails to parse is *data* (a note in the verdict), never an exception.
 """
 
+import difflib
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,7 +33,15 @@ class UsageError(ReviewCoordError):
 
 
 class ConfigError(ReviewCoordError):
+    """`key`: the dotted key the problem is about, when it is about one (its line is found by
+    reviewcoord/config.py in the file's text)."""
+
     exit_code = EXIT_USAGE
+
+    def __init__(self, message: str, *, key: str = "", line: int | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        self.line = line  # the key's line in the file, once found
 
 
 class EventError(ReviewCoordError):
@@ -64,10 +73,15 @@ class WriteForbidden(GatewayError):
 
 def validation_message(error: Mapping[str, Any], allowed_keys: str) -> str:
     """pydantic's complaint about one config value, in the config errors' words: an unknown key
-    lists the `allowed_keys`, a choice lists what is allowed."""
+    says which allowed key it is probably a typo of, and lists the `allowed_keys`; a choice
+    lists what is allowed."""
     message = str(error.get("msg", "invalid value")).removeprefix("Value error, ")
     if error.get("type") == "extra_forbidden":
-        return f"unknown key; allowed keys: {allowed_keys}"
+        loc = error.get("loc") or ("",)
+        allowed = [k.strip() for k in allowed_keys.split(",")]
+        close = difflib.get_close_matches(str(loc[-1]), allowed, n=1, cutoff=0.6)
+        guess = f" (did you mean '{close[0]}'?)" if close else ""
+        return f"unknown key{guess}; allowed keys: {allowed_keys}"
     if error.get("type") == "literal_error":
         return message.replace("Input should be", "allowed:")
     return message

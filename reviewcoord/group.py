@@ -1,4 +1,5 @@
-"""Group: findings that point at the same place become one group (README § The verdict).
+"""Group: findings that point at the same place become one group (docs/reviewers.md § Labels
+and the verdict).
 
 Line distance only — no semantic judgment. In one file, findings whose line ranges come within
 `window` lines of each other chain into one group; two findings of the same theme 100 lines
@@ -6,7 +7,8 @@ apart stay separate. File-level findings (no line) group by file and normalised 
 
 A group is a place, not an issue: three bots may flag three different problems on neighbouring
 lines. `same_issue` says which members report the lead's issue, by a rule with no judgment in it
-(`_issue_keys`); the verdict says "agree" only for those (README § The verdict).
+(`_issue_keys`); the verdict says "agree" only for those (docs/reviewers.md § Labels and the
+verdict).
 
 The result never depends on the order findings arrive in: they are sorted on a total key first.
 """

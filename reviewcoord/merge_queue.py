@@ -27,7 +27,7 @@ from reviewcoord.actions_io import (
     write_outputs,
     write_verdict_file,
 )
-from reviewcoord.config import Settings, build_settings, declared_scope, parse_config_file
+from reviewcoord.config import Settings, build_settings, declared_scope
 from reviewcoord.errors import (
     EXIT_BLOCK,
     EXIT_OK,
@@ -43,6 +43,7 @@ from reviewcoord.merge_decision import Decision, Evidence, decide
 from reviewcoord.publish.commit_status import set_status
 from reviewcoord.publish.surfaces import WriteGuard
 from reviewcoord.render import merge_group as text
+from reviewcoord.resolve import read_config
 from reviewcoord.runner import Outcome, RunRequest
 from reviewcoord.trusted import find_record
 from reviewcoord.verdict_output import scrub, verdict_output
@@ -63,24 +64,29 @@ class MergeRun:
     bad_config: bool = False  # the error is an invalid configuration (exit 2, not 3)
 
 
-def _settings(req: RunRequest, gateway: Gateway, base: str) -> tuple[Settings, str]:
-    """Inputs over the base branch's config file (never the PR's); a problem makes gate error."""
+def _settings(
+    req: RunRequest, gateway: Gateway, base: str, log: Log
+) -> tuple[Settings, str, str | None]:
+    """Inputs over the base branch's config file (never the PR's; an invalid one: its last
+    valid version, with a warning, resolve.read_config); a problem makes gate error."""
     source = f"{req.config_path} (base branch {base})"
 
     def build(values: dict[str, object]) -> Settings:
         return build_settings(values, req.inputs, file_source=source, input_source=req.input_source)
 
     try:
-        raw = gateway.get_file(req.config_path, base) if req.config_path else None
-        return build(parse_config_file(raw, source) if raw is not None else {}), ""
+        values, used = read_config(gateway, req.config_path, base)
+        if used.warning:
+            log.error(used.warning, file=req.config_path, line=used.line)
+        return build(values), "", used.warning
     except ConfigError as exc:
         problem = f"{INVALID_CONFIG}{exc}"
     except GatewayError as exc:
         problem = f"could not read the config file: {exc}"
     try:  # still report under the configured names where the inputs give them
-        return build({}), problem
+        return build({}), problem, None
     except ConfigError:
-        return Settings(), problem
+        return Settings(), problem, None
 
 
 def _head_signal(
@@ -202,7 +208,7 @@ def run_merge_group(req: RunRequest, group: MergeGroup, gateway: Gateway, log: L
         ExitStack() as scope,
         log.group(f"review-coordinator: merge group {group.head_sha[:7]} of {req.repo}#{group.pr}"),
     ):
-        settings, problem = _settings(req, gateway, group.base)
+        settings, problem, warning = _settings(req, gateway, group.base, log)
         scope.enter_context(declared_scope(settings))  # as every run with these settings
         if settings.dry_run and not isinstance(gateway, DryRunGateway):
             gateway = DryRunGateway(gateway, log, req.identity_hint or "(you)")
@@ -235,6 +241,8 @@ def run_merge_group(req: RunRequest, group: MergeGroup, gateway: Gateway, log: L
             run.decision = Decision("failure", "error", "; ".join(errors))
         if guard.read_only:
             run.notes.append("the token cannot write: nothing was reported on the merge group")
+        if warning:
+            run.notes.append(warning)
     return run
 
 

@@ -178,7 +178,8 @@ AcceptKind = Literal["follow-up", "wontfix", "by-design"]
 
 
 class AuthorReply(Frozen):
-    """A human's reply to a finding (README § Review cycles, Replies): moves it sideways only."""
+    """A human's reply to a finding (docs/cycles.md § The lifecycle of a finding): moves it
+    sideways only."""
 
     kind: ReplyKind
     by: str
@@ -263,8 +264,8 @@ class CycleChange(Frozen):
 
 
 class ConvergenceInfo(Frozen):
-    """Convergence mode (README § Convergence mode): on after `after` changes-requested cycles
-    (`block_cycles`: cycles whose gate was block while a critical finding was open)."""
+    """Convergence mode (docs/cycles.md § Convergence mode): on after `after` changes-requested
+    cycles (`block_cycles`: cycles whose gate was block while a critical finding was open)."""
 
     active: bool
     block_cycles: int
@@ -305,7 +306,7 @@ class Verdict(Frozen):
     # Bots asked again for this head (`rerequest: true`, reviewcoord/rerequest.py), by this run
     # or an earlier one: their review is awaited, and the verdict says they were asked.
     rerequested: list[str] = Field(default_factory=list)
-    # Review cycles (README § Review cycles); empty/None when there is no history:
+    # Review cycles (docs/cycles.md); empty/None when there is no history:
     review_mode: Literal["initial", "incremental", "full", "same_head"] | None = None
     previous_head: str | None = None
     force_push: bool = False
@@ -320,6 +321,9 @@ class Verdict(Frozen):
     # Accounts whose login spells a known reviewer's but which are not it (a user account
     # `claude`): login → the key it imitates. A person: never the bot (interface §5).
     impostors: dict[str, str] = Field(default_factory=dict)
+    # The base branch's config file is invalid: what is wrong (its key and line) and what the
+    # PR was judged under instead (its last valid version, else the defaults). None: it is fine.
+    config_warning: str | None = None
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 

@@ -18,7 +18,7 @@ from reviewcoord.actions_io import CONTAINER_ROOT, verdict_location
 
 # Exit code: as for a bad event or input (reviewcoord.action): nothing was written.
 EXIT_CANNOT_WRITE = 2
-HELP = "README.md, 'Runners whose user is not uid 1001'"
+HELP = "docs/troubleshooting.md, 'Runners whose user is not uid 1001'"
 FILE_COMMANDS = ("GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY")
 
 

@@ -1,4 +1,5 @@
-"""Rank and bucket groups, and decide the gate (README § The verdict, docs/interface.md §5).
+"""Rank and bucket groups, and decide the gate (docs/reviewers.md § Labels and the verdict,
+docs/interface.md §5).
 
 Rank by (level desc, agreement desc, file, line). Two buckets only: `critical` (the one level
 that gates) and `advisory` (everything else). `gate = block` iff `critical` is non-empty or a
@@ -106,9 +107,9 @@ def _agreement_note(critical: Sequence[VerdictFinding]) -> str:
 
 
 def not_reviewed_note(names: Sequence[str], head_sha: str) -> str:
-    """An honest `go` (README § The verdict): the expected bots that have not reviewed the head
-    (still pending at the timeout backstop, or failed/skipped), and that the gate is judged
-    again when they post. Never a claim that they reviewed."""
+    """An honest `go` (docs/reviewers.md § Labels and the verdict): the expected bots that have
+    not reviewed the head (still pending at the timeout backstop, or failed/skipped), and that
+    the gate is judged again when they post. Never a claim that they reviewed."""
     who = ", ".join(names)
     at = f" {head_sha[:7]}" if head_sha else " this head"
     one = len(names) == 1
@@ -125,10 +126,12 @@ def gate(
     required_missing: Sequence[tuple[str, BotStatus]] = (),
     head_sha: str = "",
     unreviewed: Sequence[str] = (),
+    reviewed: Sequence[str] | None = None,
 ) -> tuple[Gate, str]:
     """The gate and its one-line reason: `block` iff a critical finding, or a `require-bots`
     bot that has not reviewed the head. A `go` while expected bots have not reviewed the head
-    (`pending`, `unreviewed`) names them and says "so far": nothing claims their review."""
+    (`pending`, `unreviewed`) names them and says "so far": nothing claims their review; a `go`
+    no reviewer reviewed (`reviewed` empty: none expected, none posted) says that."""
     waiting = f"; still pending: {', '.join(pending)}" if pending else ""
     missing = "; ".join(unreviewed_reason(b, s, head_sha) for b, s in required_missing)
     if critical:
@@ -145,4 +148,7 @@ def gate(
         return "go", f"no findings so far; {note}"
     if advisory:
         return "go", f"no critical findings ({len(advisory)} advisory)"
+    if reviewed is not None and not reviewed:
+        at = f" {head_sha[:7]}" if head_sha else " this head"
+        return "go", f"no findings: no AI reviewer is expected or has reviewed{at}"
     return "go", "clean: no findings"

@@ -1,9 +1,10 @@
 """Human replies to findings and `/review-coordinator` commands, read from PR comments. Pure.
 
-Replies (README § Review cycles, Replies) come from people only (author type `User`, not a bot, not
-us), through two channels: a reply in the finding's review thread (`in_reply_to_id` = the bot's
-comment), or any PR comment naming the finding's `F` id as the last sticky showed it. Quoted
-lines (`> …`) are ignored. The text is classified by keywords, first match in this order:
+Replies (docs/cycles.md § The lifecycle of a finding) come from people only (author type
+`User`, not a bot, not us), through two channels: a reply in the finding's review thread
+(`in_reply_to_id` = the bot's comment), or any PR comment naming the finding's `F` id as the
+last sticky showed it. Quoted lines (`> …`) are ignored. The text is classified by keywords,
+first match in this order:
 
     wontfix    "won't fix", "wont fix", "wontfix", "will not fix", "not going to fix"
     deferred   "follow-up", "followup", "later", "separate PR", "next PR", "TODO", "defer"

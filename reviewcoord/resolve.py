@@ -4,8 +4,10 @@ bots are expected on this PR."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from reviewcoord import config_text
 from reviewcoord.actions_io import Log
 from reviewcoord.bots import bot_for_author, reviewer_keys
 from reviewcoord.bots.declared import rest_login
@@ -13,6 +15,131 @@ from reviewcoord.config import Settings, build_settings, parse_config_file
 from reviewcoord.errors import ConfigError
 from reviewcoord.github.gateway import Gateway, PullInfo
 from reviewcoord.model import BotKey
+
+# How many versions of an invalid config file are read, newest first, for its last valid one.
+MAX_CONFIG_VERSIONS = 5
+
+
+@dataclass(frozen=True)
+class ConfigUsed:
+    """Which copy of the config file a run is judged under (docs/troubleshooting.md). A base
+    branch's copy that is invalid never locks the repository and never silently weakens it:
+    `problem` (naming the key and line) is reported on every surface, and the run is judged
+    under `used`: the file's last valid version on the base branch, else the defaults."""
+
+    problem: str = ""
+    used: str = ""
+    line: int | None = None  # of the key the problem is about, in the base branch's copy
+    base: bytes | None = None  # the base branch's copy as read (None: there is none)
+
+    @property
+    def warning(self) -> str | None:
+        if not self.problem:
+            return None
+        return (
+            f"The config file on the base branch is invalid: {self.problem}. Pull requests are "
+            f"judged under {self.used} until it is fixed (docs/troubleshooting.md)."
+        )
+
+
+def read_config(
+    gateway: Gateway,
+    config_path: str,
+    ref: str,
+    parsed: dict[str, Any] | None = None,
+    own_login: str | None = None,
+) -> tuple[dict[str, Any], ConfigUsed]:
+    """The config file's values on `ref` (the base branch: a PR must not be able to change its
+    own gate). Invalid: the values of its newest valid version among the last
+    MAX_CONFIG_VERSIONS commits that touched it on `ref` (a version where it did not exist is
+    the defaults), else the defaults. `parsed` receives the file's mapping once it parses as
+    YAML, valid or not (a failure report takes the check's name from it). A version that
+    declares a reviewer with our own login (`own_login`) is invalid too."""
+    source = f"{config_path} (base branch {ref})"
+    raw = gateway.get_file(config_path, ref) if config_path else None
+    if raw is None:
+        return {}, ConfigUsed()
+    try:
+        return valid_config(raw, source, own_login, parsed), ConfigUsed(base=raw)
+    except ConfigError as exc:
+        problem, line = str(exc), exc.line
+    for sha in gateway.file_versions(config_path, ref, MAX_CONFIG_VERSIONS):
+        older = gateway.get_file(config_path, sha)
+        if older is None:
+            used = f"the defaults (no {config_path} at {sha[:7]})"
+            return {}, ConfigUsed(problem, used, line, raw)
+        try:
+            values = valid_config(older, f"{config_path} ({sha[:7]})", own_login)
+        except ConfigError:
+            continue
+        used = f"its last valid version ({config_path} at {sha[:7]})"
+        return values, ConfigUsed(problem, used, line, raw)
+    return {}, ConfigUsed(problem, "the defaults (no valid earlier version was found)", line, raw)
+
+
+def valid_config(
+    raw: bytes, source: str, own_login: str | None, parsed: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The file's values, or ConfigError naming the key and its line; `refuse_own_reviewer`
+    is part of its validity (the same file is valid or not whatever the inputs say)."""
+    values = parse_config_file(raw, source, parsed)
+    if own_login and values.get("reviewers"):
+        alone = build_settings(values, {}, file_source=source, input_source="inputs")
+        try:
+            refuse_own_reviewer(alone, own_login, source)
+        except ConfigError as exc:
+            raise config_text.located(exc, config_text.decode(raw, source)) from None
+    return values
+
+
+def proposed_config_note(
+    gateway: Gateway,
+    pull: PullInfo,
+    config_path: str,
+    inputs: Mapping[str, object],
+    settings: Settings,
+    used: ConfigUsed,
+    own_login: str | None = None,
+) -> str | None:
+    """What the PR's own edit of the config file would change once merged. It never judges
+    this PR (the base branch's copy does): the sticky only says it. None when the PR leaves
+    the file as the base branch has it, or changes nothing in effect."""
+    if not config_path:
+        return None
+    head = gateway.get_file(config_path, pull.head_sha)
+    if head == used.base:
+        return None
+    intro = f"This PR changes `{config_path}`; it is judged under the base branch's copy"
+    if head is None:
+        return f"{intro}. It deletes the file: once merged, PRs are judged under the defaults."
+    try:
+        values = valid_config(head, f"{config_path} (this PR)", own_login)
+        source = f"{config_path} (this PR)"
+        proposed = build_settings(values, inputs, file_source=source, input_source="inputs")
+    except ConfigError as exc:
+        return f"{intro}. Its version is invalid, fix it before merging: {exc}"
+    changes = setting_changes(settings, proposed)
+    if not changes:
+        return None
+    return f"{intro}. Once merged, it changes: {'; '.join(changes)}."
+
+
+def setting_changes(before: Settings, after: Settings) -> list[str]:
+    """`key`: old → new, for every setting that differs (per run only `cycle` aside)."""
+    old, new = before.model_dump(by_alias=True), after.model_dump(by_alias=True)
+    return [
+        f"`{key}`: `{shown(old[key])}` → `{shown(new[key])}`"
+        for key in old
+        if key != "cycle" and old[key] != new[key]
+    ]
+
+
+def shown(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(sorted(str(k) for k in value)) + "}"
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def load_settings(
@@ -23,19 +150,16 @@ def load_settings(
     input_source: str,
     parsed: dict[str, Any] | None = None,
     own_login: str | None = None,
-) -> Settings:
-    """`parsed` receives the file's mapping once it parses as YAML, valid or not (a failure
-    report takes the name of the check the repository configured from it). `own_login`: who
-    we are; a declared reviewer may not be us (`refuse_own_reviewer`)."""
-    # The base branch's copy only: a PR must not be able to change its own gate.
+) -> tuple[Settings, ConfigUsed]:
+    """The run's settings: the inputs over the base branch's config file (`read_config`).
+    `own_login`: who we are; a declared reviewer may not be us (`refuse_own_reviewer`)."""
     ref = pull.base_ref or pull.base_sha
-    text = gateway.get_file(config_path, ref) if config_path else None
+    file_values, used = read_config(gateway, config_path, ref, parsed, own_login)
     source = f"{config_path} (base branch {ref})"
-    file_values = parse_config_file(text, source, parsed) if text is not None else {}
     settings = build_settings(file_values, inputs, file_source=source, input_source=input_source)
-    if own_login:
+    if own_login:  # an input cannot declare a reviewer, but say it plainly if one ever could
         refuse_own_reviewer(settings, own_login, source)
-    return settings
+    return settings, used
 
 
 def resolve_expected(
@@ -47,8 +171,10 @@ def resolve_expected(
     recorded: Sequence[BotKey] | None = None,
 ) -> list[BotKey]:
     """`auto`: the known bots seen in the repository's recent comments or on this PR, plus any
-    named; every known bot when none was ever seen (an empty set must never mean an instant
-    `go`). Reviewers only: a source (code scanning) is read, never expected or waited for.
+    named. None seen: none expected — a bot is waited for only once it has posted on the
+    repository (or is named), so a first run never waits out the timeouts for reviewers that
+    are not installed; the sticky says so and how to name them (`auto_note`). Reviewers only:
+    a source (code scanning) is read, never expected or waited for.
     (The repository-wide lists hold inline and conversation comments, not review bodies, so a
     bot that only ever left clean reviews is found through this PR's own reviews.)
     `recorded`: the set the last run resolved for this same head (our history record): kept,
@@ -68,14 +194,26 @@ def resolve_expected(
             log.info(
                 f"expected-bots auto: seen on this repository recently: {', '.join(sorted(found))}"
             )
-        elif not expected:
-            log.notice(
-                "expected-bots auto: no known AI reviewer has commented on this repository "
-                f"recently; expecting every known bot ({', '.join(reviewer_keys())})"
-            )
-            found = set(reviewer_keys())
+        else:
+            log.notice(AUTO_FOUND_NONE)
         expected |= found
     return [b for b in reviewer_keys() if b in expected]
+
+
+AUTO_FOUND_NONE = (
+    "No AI reviewer has posted on this repository's recent pull requests, so none was waited "
+    "for (`expected-bots: auto`): a reviewer is expected once it has posted here. To wait for "
+    "one from the start, name it in `.github/review-coordinator.yml`, e.g. `expected-bots: "
+    "codex, copilot` (docs/configure.md)."
+)
+
+
+def auto_note(settings: Settings, expected: Sequence[BotKey]) -> str | None:
+    """The sticky's note when `auto` found no reviewer at all: say so, and how to name them."""
+    named = {*settings.explicit_expected, *settings.require_bots}
+    if settings.auto_expected and not set(expected) - named:
+        return AUTO_FOUND_NONE
+    return None
 
 
 def identity(gateway: Gateway, identity_hint: str | None) -> tuple[str, str]:
@@ -103,5 +241,6 @@ def refuse_own_reviewer(settings: Settings, own_login: str, source: str) -> None
                 raise ConfigError(
                     f"{source}: key 'reviewers.{key}.logins': login {login!r} is this action's "
                     "own identity (the token it runs with writes as it): our sticky comment "
-                    "would be read as that reviewer's review"
+                    "would be read as that reviewer's review",
+                    key=f"reviewers.{key}.logins",
                 )

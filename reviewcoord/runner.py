@@ -28,7 +28,14 @@ from reviewcoord.judgement import Judgement
 from reviewcoord.publish.surfaces import FORK_HELP, Publication
 from reviewcoord.reading import read_comments
 from reviewcoord.request import Outcome, RunRequest
-from reviewcoord.resolve import identity, load_settings, resolve_expected
+from reviewcoord.resolve import (
+    ConfigUsed,
+    auto_note,
+    identity,
+    load_settings,
+    proposed_config_note,
+    resolve_expected,
+)
 from reviewcoord.settle import Clock, Settled
 
 __all__ = ["ACTIONS_BOT", "FORK_HELP", "Outcome", "RunRequest", "evaluate", "resolve_expected"]
@@ -40,7 +47,7 @@ MAX_PUBLISH_RESTARTS = 2
 MAX_CONFIRMS = 3
 
 
-Prepared = tuple[PullInfo, Settings, tuple[str, str]]
+Prepared = tuple[PullInfo, Settings, tuple[str, str], ConfigUsed]
 
 
 def _prepare(req: RunRequest, gateway: Gateway, log: Log) -> Prepared | Outcome:
@@ -65,13 +72,10 @@ def _prepare(req: RunRequest, gateway: Gateway, log: Log) -> Prepared | Outcome:
         return Evaluation(req, gateway, fallback_settings(req), log).fail(problem, pull)
     parsed: dict[str, Any] = {}
     try:
-        return (
-            pull,
-            load_settings(
-                gateway, pull, req.config_path, req.inputs, req.input_source, parsed, who[1]
-            ),
-            who,
+        settings, used = load_settings(
+            gateway, pull, req.config_path, req.inputs, req.input_source, parsed, who[1]
         )
+        return pull, settings, who, used
     except ConfigError as exc:
         failed = Evaluation(req, gateway, fallback_settings(req, parsed), log, who)
         outcome = failed.fail(f"invalid configuration: {exc}", pull)
@@ -114,15 +118,20 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             prepared = _prepare(req, gateway, log)
             if isinstance(prepared, Outcome):
                 return prepared
-            pull, settings, who = prepared
+            pull, settings, who, used = prepared
             scope.enter_context(declared_scope(settings))
             run = Evaluation(req, gateway, settings, log, who)
             run.clock = clock
+            run.config_warning = used.warning
+            if used.warning:
+                log.error(used.warning, file=req.config_path, line=used.line)
             try:
                 first = run.begin(pull)
+                run.notes.extend(n for n in [auto_note(settings, run.expected)] if n)
                 assert run.cycles is not None
                 if not req.rejudge and run.cycles.is_noop(first):
                     return run.noop(first)
+                run.notes.extend(_proposed_config(req, run, first.pull, used))
                 log.info(
                     f"identity: {run.own_login or 'unknown'}; "
                     f"expected bots: {', '.join(run.expected)}"
@@ -138,6 +147,21 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             return _publish_until_stable(run, clock, settled, first.pull.head_sha)
         except Exception as exc:  # as above: the required check says error, not the old green
             return run.fail(internal_error(exc), settled.reading.pull)
+
+
+def _proposed_config(
+    req: RunRequest, run: Evaluation, pull: PullInfo, used: ConfigUsed
+) -> list[str]:
+    """The note on what the PR's own edit of the config file would change (never used to
+    judge it); one read. Informational: when the read fails, only the log says so."""
+    try:
+        note = proposed_config_note(
+            run.gateway, pull, req.config_path, req.inputs, run.settings, used, run.own_login
+        )
+    except GatewayError as exc:
+        run.log.notice(f"could not read this PR's copy of {req.config_path}: {exc}")
+        return []
+    return [note] if note else []
 
 
 def internal_error(exc: Exception) -> str:
@@ -221,7 +245,7 @@ def _publish(
         return Outcome("error", "the head moved", head_sha=head, settings=run.settings), confirmed
     settled, judgement = confirmed
     verdict = judgement.verdict
-    notes = list(settled.log)
+    notes = [*run.notes, *settled.log]
     asked = [a for a in judgement.record.asked or [] if a.head == head]
     notes.extend(rerequest.note(a) for a in asked)
     if settled.timed_out and verdict.pending:

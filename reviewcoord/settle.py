@@ -1,5 +1,5 @@
-"""Settle: decide *when* to read (README § When it reads: settle). Never wait on the slowest
-bot, never forever.
+"""Settle: decide *when* to read (docs/reviewers.md § When it reads: settle). Never wait on the
+slowest bot, never forever.
 
 * `none`: read once.
 * `fast`: done when every fast-pack bot (∩ expected) has finished on the head, or at

@@ -82,6 +82,24 @@ def pr_number(text: str) -> int:
     return value
 
 
+def count(text: str, *, least: int = 1) -> int:
+    """A whole number of at least `least` (a count of PRs, seconds): `-3` or `2.5` is an error
+    naming what was given, never a silently odd run."""
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = None
+    if value is None or value < least or value > 10**9:
+        what = "a positive whole number" if least == 1 else f"a whole number ≥ {least}"
+        raise argparse.ArgumentTypeError(f"must be {what}, got {text[:40]!r}")
+    return value
+
+
+def seconds(text: str) -> int:
+    """A number of seconds: 0 or more."""
+    return count(text, least=0)
+
+
 def is_tty(out: TextIO) -> bool:
     isatty = getattr(out, "isatty", None)
     try:

@@ -203,7 +203,7 @@ class Generated:
 
 FILES = (
     Generated(
-        ROOT / "README.md",
+        ROOT / "docs/reviewers.md",
         {"reviewers": reviewer_table, "severity": severity_table},
         "<!-- ",
         " -->",

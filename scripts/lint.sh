@@ -6,4 +6,4 @@ paths=(reviewcoord tests bench scripts entrypoint.py)
 .venv/bin/ruff check "${paths[@]}"
 .venv/bin/ruff format --check "${paths[@]}"
 .venv/bin/mypy reviewcoord
-.venv/bin/actionlint .github/workflows/*.yml
+.venv/bin/actionlint .github/workflows/*.yml examples/workflows/*.yml  # recipes in docs: tests/test_recipes.py

@@ -536,8 +536,8 @@ NOTES = """
   integration"): the verdict is computed and delivered through the job summary, the outputs,
   the verdict file, the exit code (`fail-on-block`) and `::error` annotations — at most 10 (the
   per-step cap), the last saying how many more — with one `::warning` line explaining why and
-  pointing to README § Fork pull requests. The README workflow triggers on
-  `pull_request_target` and has no `run:` and no checkout step.
+  pointing to docs/troubleshooting.md § Fork pull requests. The shipped workflows hand such
+  runs over to the relay (`workflow_run`), and no step checks out or runs the PR's code.
 * **Concurrent runs.** Two runs that both see "no sticky" and POST together end with one sticky
   (the newest kept, the other deleted; a 404 on that delete means the other run already did it);
   a third run edits that one.

@@ -1,6 +1,7 @@
-"""Adoption in five minutes (issue 17), where a test can tell: the README opens with a numbered
-quickstart and a table of contents, trying it needs no development tools, and the four files
-(LICENSE, CHANGELOG.md, CONTRIBUTING.md, the example config) are there and say what they must."""
+"""Adoption in five minutes (issues 17 and 24), where a test can tell: the README is short and
+opens with a numbered quickstart that holds the user's two workflow files exactly as shipped,
+trying it needs no development tools, the docs have an index that names every page, and the
+four files (LICENSE, CHANGELOG.md, CONTRIBUTING.md, the example config) say what they must."""
 
 from __future__ import annotations
 
@@ -11,36 +12,59 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+MAX_README_LINES = 300
 
 
 def sections() -> list[str]:
     return re.findall(r"^## (.+)$", README, flags=re.M)
 
 
-def test_the_readme_opens_with_a_numbered_quickstart_then_contents() -> None:
-    assert sections()[:2] == ["Quickstart", "Contents"]
-    quickstart = README.split("## Quickstart\n", 1)[1].split("\n## ", 1)[0]
-    words_of = " ".join(quickstart.split())
-    steps = re.findall(r"^(\d)\. \*\*(.+?)\*\*", quickstart, flags=re.M)
+def quickstart() -> str:
+    return README.split("## Quickstart\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_readme_onboards_and_links_the_rest() -> None:
+    assert len(README.splitlines()) <= MAX_README_LINES
+    assert sections() == ["Quickstart", "Try it locally", "What each reviewer needs", "Learn more"]
+    assert "(docs/README.md)" in README
+
+
+def test_the_quickstart_is_numbered_and_says_what_matters() -> None:
+    text = quickstart()
+    words_of = " ".join(text.split())
+    steps = re.findall(r"^(\d)\. \*\*(.+?)\*\*", text, flags=re.M)
     assert [n for n, _ in steps] == ["1", "2", "3", "4", "5"]
     for words in (
-        "default branch",  # step 1: where the workflow must be
-        "pull_request_target",
-        "full SHA",  # no release yet: pin a commit
+        "default branch",  # step 1: where the workflows must be
+        "pull_request_target",  # …and why they do without it
+        "relay",
+        "commit SHA",  # pinning: a commit until a release exists
         "past seven days",  # the check appears in the picker only after it ran
         "Rulesets",
         "branch protection",
+        "expected-bots",
         "require-bots",
         "merge queue",
+        "Private repositories",
     ):
         assert words in words_of, words
 
 
-def test_the_contents_name_every_section() -> None:
-    contents = README.split("## Contents\n", 1)[1].split("\n## ", 1)[0]
-    for title in sections()[2:]:
-        slug = re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
-        assert f"(#{slug})" in contents, title
+def test_the_quickstarts_workflows_are_the_shipped_examples() -> None:
+    """The two files a user copies are byte for byte examples/workflows (which the tests
+    evaluate and this repository runs), indented in the list."""
+    blocks = re.findall(r"^   ```yaml\n(.*?)^   ```$", quickstart(), flags=re.M | re.S)
+    dedented = ["\n".join(line[3:] for line in b.splitlines()) + "\n" for b in blocks]
+    for name in ("review-coordinator.yml", "review-coordinator-relay.yml"):
+        shipped = (ROOT / "examples/workflows" / name).read_text(encoding="utf-8")
+        assert shipped in dedented, name
+
+
+def test_the_docs_index_names_every_page() -> None:
+    index = (ROOT / "docs/README.md").read_text(encoding="utf-8")
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        if page.name != "README.md":
+            assert f"]({page.name})" in index, page.name
 
 
 def test_trying_it_installs_the_package_alone() -> None:
@@ -70,6 +94,8 @@ def test_the_changelog_keeps_a_changelog() -> None:
     headings = re.findall(r"^## \[(.+?)\]", text, flags=re.M)
     assert headings[0] == "Unreleased"
     assert f"{PYPROJECT['project']['version']}" in headings
+    # No link to a tag or release that the release workflow has not made (none is pushed yet).
+    assert "releases/tag/" not in text and "/compare/v" not in text
     for kind in re.findall(r"^### (.+)$", text, flags=re.M):
         assert kind in {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}, kind
 

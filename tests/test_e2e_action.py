@@ -377,7 +377,7 @@ def test_fork_pr_read_only_token_still_delivers(fake: FakeGitHub, tmp_path: Path
     run = run_action(fake, tmp_path, token="fork-token")
     assert run.returncode == 0, run.log
     assert run.outputs["gate"] == "block"
-    assert "README § Fork pull requests" in run.log
+    assert "docs/troubleshooting.md § Fork pull requests" in run.log
     assert "::error file=a.rs,line=5" in run.stdout
     assert writes(fake) != [] and fake.statuses(HEAD) == [] and stickies(fake) == []
 

@@ -334,7 +334,7 @@ def test_other_reads(gh: FakeGitHub, gw: PyGithubGateway) -> None:
     with PyGithubGateway("octo/app", "pat", base_url=gh.base_url, write_spacing=0) as pat:
         assert pat.whoami() == "alice"
     gh.set_file(".github/reviewcoord.yml", "main", "expected-bots: auto\n")
-    assert gw.get_file(".github/reviewcoord.yml", "main") == "expected-bots: auto\n"
+    assert gw.get_file(".github/reviewcoord.yml", "main") == b"expected-bots: auto\n"
     assert gw.get_file("missing.yml", "main") is None
     gh.add_review_comment(7, login="coderabbitai[bot]", body="x", path="a", line=1)
     gh.add_issue_comment(7, login="alice", body="x", user_type="User")

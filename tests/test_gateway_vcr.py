@@ -103,7 +103,7 @@ def test_read_poll_contract() -> None:
         assert gw.get_pull(12) == pull
         assert gw.rate_limited_count == first_cost == 6
         assert gw.whoami() is None
-        assert gw.get_file(".github/reviewcoord.yml", "main") == "expected-bots: auto\n"
+        assert gw.get_file(".github/reviewcoord.yml", "main") == b"expected-bots: auto\n"
         assert gw.get_file("nope.yml", "main") is None
         assert ("coderabbitai[bot]", "Bot") in gw.recent_comment_authors()
 

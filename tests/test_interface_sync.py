@@ -1,5 +1,6 @@
-"""action.yml, the README's tables, the Settings model and the Action's input reader agree with
-docs/interface.md §3-§4 — one list of inputs, one default each."""
+"""action.yml, docs/configure.md's tables, the example config, the Settings model and the
+Action's input reader agree with docs/interface.md §3-§4 and §7 — one list of inputs and keys,
+one default each, every one documented."""
 
 from __future__ import annotations
 
@@ -52,15 +53,22 @@ OUTPUTS = [
 PER_RUN = {"github-token", "pr", "repo", "config"}
 
 
-def readme_table(heading: str) -> dict[str, str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split(f"### {heading}\n", 1)[1].split("\n### ", 1)[0]
+def docs_table(heading: str) -> dict[str, str]:
+    """docs/configure.md's table under `## heading`: first cell → the default (or meaning)."""
+    text = (ROOT / "docs/configure.md").read_text(encoding="utf-8")
+    section = text.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
     rows = {}
     for line in section.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) >= 2 and cells[0].startswith("`"):
-            rows[cells[0].strip("`")] = cells[1].strip("`")
+            value = cells[2] if len(cells) >= 4 else cells[1]
+            for key in re.findall(r"`([a-z-]+)`", cells[0]):
+                rows[key] = value.strip("`")
     return rows
+
+
+def file_keys() -> set[str]:
+    return {f.alias or k for k, f in Settings.model_fields.items()} - RUN_ONLY_KEYS
 
 
 def action() -> dict[str, object]:
@@ -73,12 +81,13 @@ def test_inputs_are_the_same_everywhere() -> None:
     inputs = action()["inputs"]
     assert isinstance(inputs, dict)
     assert list(inputs) == list(INTERFACE)
-    assert list(readme_table("Inputs")) == list(INTERFACE)
+    assert set(INTERFACE) <= set(docs_table("Every key"))
     assert set(SETTING_INPUTS) == set(INTERFACE) - PER_RUN
 
 
 def test_documented_defaults_agree() -> None:
-    assert readme_table("Inputs") == INTERFACE
+    documented = docs_table("Every key")
+    assert {k: documented[k] for k in INTERFACE} == INTERFACE
     inputs = action()["inputs"]
     assert isinstance(inputs, dict)
     settings = Settings()
@@ -120,7 +129,7 @@ def test_outputs_are_the_same_everywhere() -> None:
     outputs = action()["outputs"]
     assert isinstance(outputs, dict)
     assert list(outputs) == OUTPUTS
-    assert list(readme_table("Outputs")) == OUTPUTS
+    assert list(docs_table("Outputs")) == OUTPUTS
     source = (ROOT / "reviewcoord/action.py").read_text(encoding="utf-8")
     assert re.findall(r'^        "([a-z-]+)":', source, flags=re.M) == OUTPUTS
 
@@ -136,3 +145,20 @@ def test_every_declared_reviewer_key_is_documented_in_section_7() -> None:
         assert f"    {key}:" in section, key
     for key in ("logins", "severity", "reviewed", "failed", "withdrawn", "repeats-inline"):
         assert f"#     {key}:" in example, key
+
+
+def test_every_key_and_input_is_documented_in_the_contract_and_the_example_config() -> None:
+    """Every config key in interface §3 or §7, and in examples/review-coordinator.yml (as a key
+    or, for the ones best left at their default, a commented key); every input in §3."""
+    interface = (ROOT / "docs/interface.md").read_text(encoding="utf-8")
+    contract = interface.split("## 3. Inputs", 1)[1].split("## 8. ", 1)[0]
+    example = (ROOT / "examples/review-coordinator.yml").read_text(encoding="utf-8")
+    for key in sorted(file_keys()):
+        assert f"`{key}`" in contract, f"docs/interface.md §3/§7 lacks `{key}`"
+        assert re.search(rf"^(# )?{key}:", example, flags=re.M), f"example config lacks {key}"
+    inputs = action()["inputs"]
+    assert isinstance(inputs, dict)
+    section_3 = interface.split("## 3. Inputs", 1)[1].split("\n## ", 1)[0]
+    for name in inputs:
+        assert f"| `{name}` |" in section_3, name
+    assert set(docs_table("Every key")) == file_keys() | set(INTERFACE)

@@ -146,7 +146,7 @@ def test_fork_pr_read_only_token_still_delivers_the_verdict(
     # Nothing was written, and exactly one line says why, pointing to the README recipe.
     assert stickies(fake) == [] and fake.statuses(HEAD) == [] and fake.check_runs() == []
     why = [line for line in run.stdout.splitlines() if "read-only GITHUB_TOKEN" in line]
-    assert len(why) == 1 and "README" in why[0] and why[0].startswith("::warning")
+    assert len(why) == 1 and "troubleshooting" in why[0] and why[0].startswith("::warning")
     # Annotations: within GitHub's 10-per-step cap, the last one saying how many more.
     errors = [line for line in run.stdout.splitlines() if line.startswith("::error")]
     assert 1 <= len(errors) <= 10
@@ -154,19 +154,21 @@ def test_fork_pr_read_only_token_still_delivers_the_verdict(
     assert all("file=src/m" in e for e in errors[:-1])
 
 
-def test_readme_fork_recipe_never_runs_pr_code() -> None:
-    text = (ROOT / "README.md").read_text()
-    blocks = re.findall(r"```yaml\n(.*?)```", text, flags=re.S)
-    workflows = [yaml.safe_load(b) for b in blocks if "runs-on" in b]
-    # The PR workflows; a scheduled one (the weekly scorecard) touches no PR's code at all
-    # (tests/test_scorecard_workflow.py).
-    workflows = [wf for wf in workflows if "schedule" not in (wf.get("on") or wf.get(True))]
-    assert workflows, "README has no workflow"
-    for wf in workflows:
-        triggers = wf.get("on") or wf.get(True)
-        assert "pull_request_target" in triggers or "workflow_run" in triggers
-        for job in wf["jobs"].values():
-            for step in job["steps"]:
-                assert "run" not in step, step
-                assert "checkout" not in str(step.get("uses", "")), step
-    assert "do not add `actions/checkout`" in text
+def test_the_shipped_workflows_never_run_pr_code() -> None:
+    """The user's workflows and the reusable one: no `run:` but the hand-over's `echo`, and the
+    only checkout is the action's own source at the workflow's commit, never the PR's."""
+    paths = [
+        *sorted((ROOT / "examples/workflows").glob("*.yml")),
+        ROOT / ".github/workflows/judge.yml",
+    ]
+    for path in paths:
+        wf = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for name, job in wf["jobs"].items():
+            for step in job.get("steps", []):
+                if "run" in step:
+                    assert name == "hand-over" and step["run"].startswith("echo "), step
+                if "checkout" in str(step.get("uses", "")):
+                    assert step["with"]["repository"] == "${{ job.workflow_repository }}"
+                    assert step["with"]["ref"] == "${{ job.workflow_sha }}"
+    text = (ROOT / "docs/troubleshooting.md").read_text(encoding="utf-8")
+    assert "Never add a checkout of the\nPR's head" in text

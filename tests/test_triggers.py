@@ -377,7 +377,7 @@ def test_the_action_is_checked_out_at_the_workflows_own_commit_never_the_prs() -
     assert checkout["with"] == {
         "repository": "${{ job.workflow_repository }}",
         "ref": "${{ job.workflow_sha }}",
-        "path": ".review-coordinator",
+        "path": ".review-coordinator-action",
         "persist-credentials": False,
     }
-    assert action["uses"] == "./.review-coordinator"
+    assert action["uses"] == "./.review-coordinator-action"

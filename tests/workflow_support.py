@@ -252,3 +252,11 @@ def workflow_run(
     elif pr is not None:
         run["pull_requests"][0]["number"] = pr
     return p
+
+
+def actionlint() -> str | None:
+    """The actionlint of the development tools (`.venv`), else one on PATH."""
+    import shutil
+
+    venv = ROOT / ".venv/bin/actionlint"
+    return str(venv) if venv.exists() else shutil.which("actionlint")

@@ -85,8 +85,11 @@ class DryRunGateway:
     def list_timeline(self, number: int) -> list[TimelineEvent]:
         return self.inner.list_timeline(number)
 
-    def get_file(self, path: str, ref: str) -> str | None:
+    def get_file(self, path: str, ref: str) -> bytes | None:
         return self.inner.get_file(path, ref)
+
+    def file_versions(self, path: str, ref: str, limit: int) -> list[str]:
+        return self.inner.file_versions(path, ref, limit)
 
     def whoami(self) -> str | None:
         return self.inner.whoami()

@@ -281,8 +281,15 @@ class Gateway(Protocol):
         first): its force-pushes (GitHub's time) and its commits (reviewcoord/arrival.py)."""
         ...
 
-    def get_file(self, path: str, ref: str) -> str | None:
-        """A file's text at `ref` via the contents API, None when it does not exist."""
+    def get_file(self, path: str, ref: str) -> bytes | None:
+        """A file's bytes at `ref` via the contents API, None when it does not exist (what
+        they mean, text in which encoding, is the reader's: reviewcoord/config.py)."""
+        ...
+
+    def file_versions(self, path: str, ref: str, limit: int) -> list[str]:
+        """The SHAs of the newest `limit` commits on `ref` that touched `path`, newest first
+        (`GET commits?sha={ref}&path={path}`, one page): where an invalid config file's last
+        valid version is looked for."""
         ...
 
     def whoami(self) -> str | None:

@@ -156,8 +156,11 @@ class PyGithubGateway:
     def list_timeline(self, number: int) -> list[TimelineEvent]:
         return self._reads.list_timeline(number)
 
-    def get_file(self, path: str, ref: str) -> str | None:
+    def get_file(self, path: str, ref: str) -> bytes | None:
         return self._reads.get_file(path, ref)
+
+    def file_versions(self, path: str, ref: str, limit: int) -> list[str]:
+        return self._reads.file_versions(path, ref, limit)
 
     def whoami(self) -> str | None:
         return self._reads.whoami()

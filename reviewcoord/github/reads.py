@@ -176,7 +176,7 @@ class Reads:
     def list_timeline(self, number: int) -> list[TimelineEvent]:
         return self._list(f"issues/{number}/timeline", {}, rest.timeline_event)
 
-    def get_file(self, path: str, ref: str) -> str | None:
+    def get_file(self, path: str, ref: str) -> bytes | None:
         endpoint = f"contents/{path.lstrip('/')}"
         what = f"read {endpoint}"
         resp = self._get(endpoint, params={"ref": ref}, allow={404})
@@ -189,9 +189,19 @@ class Reads:
         if not isinstance(content, str) or data.get("encoding", "base64") != "base64":
             self._http.malformed(endpoint, what, "no base64 content")
         try:
-            return base64.b64decode(content).decode("utf-8")
-        except (binascii.Error, UnicodeDecodeError) as exc:
+            return base64.b64decode(content)
+        except binascii.Error as exc:
             self._http.malformed(endpoint, what, f"undecodable content ({exc})")
+
+    def file_versions(self, path: str, ref: str, limit: int) -> list[str]:
+        endpoint = "commits"
+        what = f"read the history of {path}"
+        params = {"sha": ref, "path": path.lstrip("/"), "per_page": max(1, min(limit, 100))}
+        data = self._http.decode(self._get(endpoint, params=params), endpoint, what)
+        shas = [item.get("sha") for item in data] if isinstance(data, list) else None
+        if shas is None or not all(isinstance(s, str) and s for s in shas):
+            self._http.malformed(endpoint, what, "not a list of commits")
+        return [s for s in shas if isinstance(s, str)][:limit]
 
     def list_pull_files(self, number: int) -> list[str]:
         endpoint = f"pulls/{number}/files"

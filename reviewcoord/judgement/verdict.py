@@ -60,7 +60,9 @@ def assemble(
     ingested = subject.ingested
     settled_on, pending, unreviewed = settled_and_pending(ingested.bots, subject.expected, required)
     missing = required_missing(ingested, required)
-    gate_value, reason = gate(critical, advisory, pending, missing, subject.head_sha, unreviewed)
+    gate_value, reason = gate(
+        critical, advisory, pending, missing, subject.head_sha, unreviewed, settled_on
+    )
     if ctx.hold is not None:  # nothing a person edits or deletes turns the gate green
         gate_value, reason = "block", ctx.hold
     return Verdict(

@@ -28,7 +28,8 @@ from reviewcoord.trusted import record_text
 
 FORK_HELP = (
     "the token cannot write to this repository (a fork PR gets a read-only GITHUB_TOKEN): "
-    "the verdict is in the job summary and the step outputs; see README § Fork pull requests"
+    "the verdict is in the job summary and the step outputs; see docs/troubleshooting.md § Fork "
+    "pull requests"
 )
 
 

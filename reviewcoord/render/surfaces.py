@@ -158,12 +158,14 @@ def job_summary(verdict: Verdict, *, extra_notes: Sequence[str] = ()) -> str:
 
 
 def status_description(verdict: Verdict) -> str:
-    """One line for the commit status (≤ 140 characters): "block: 2 critical findings (…)"."""
+    """One line for the commit status (≤ 140 characters): "block: 2 critical findings (…)";
+    with an invalid config file it says that first ("go (config invalid, see the check): …")."""
     reason = safe.clean(verdict.gate_reason, STATUS_DESCRIPTION_LIMIT)
     if not reason:
         n = len(verdict.critical)
         reason = f"{n} critical {finding_noun(n)}" if n else "no critical findings"
-    return safe.clip(f"{verdict.gate}: {reason}", STATUS_DESCRIPTION_LIMIT)
+    config = " (config file invalid: see the sticky)" if verdict.config_warning else ""
+    return safe.clip(f"{verdict.gate}{config}: {reason}", STATUS_DESCRIPTION_LIMIT)
 
 
 def error_description(problem: str) -> str:

@@ -264,10 +264,25 @@ def write_whole(path: Path, text: str) -> None:
 
 
 def output_format(given: str | None, out_file: str | None, out: TextIO) -> str:
+    """`--format`, else `--out`'s suffix, else table on a terminal and json elsewhere. With
+    `--out`, its suffix must name a format and agree with `--format`, and its directory must
+    exist: a chart never lands as JSON in `report.pdf`, nor in a folder made by a typo."""
+    if out_file:
+        path = Path(out_file)
+        by_suffix = _SUFFIX_FORMAT.get(path.suffix.lower())
+        suffixes = ", ".join(_SUFFIX_FORMAT)
+        if by_suffix is None:
+            raise UsageError(f"--out {out_file}: its suffix names no format; use one of {suffixes}")
+        if given and given != by_suffix:
+            raise UsageError(
+                f"--out {out_file} is a {by_suffix} file name but --format is {given}: "
+                "make them agree, or leave --format out"
+            )
+        if not path.parent.is_dir():
+            raise UsageError(f"--out {out_file}: the directory {path.parent} does not exist")
+        return by_suffix
     if given:
         return given
-    if out_file:
-        return _SUFFIX_FORMAT.get(Path(out_file).suffix.lower(), "json")
     isatty = getattr(out, "isatty", None)
     return "table" if isatty and isatty() else "json"
 

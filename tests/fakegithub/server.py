@@ -50,6 +50,7 @@ from tests.fakegithub.code_scanning import (
 from tests.fakegithub.code_scanning import PYTHON as CS_PYTHON
 from tests.fakegithub.code_scanning import merge_ref as cs_merge_ref
 from tests.fakegithub.evidence import app_json, reaction_json, status_json
+from tests.fakegithub.files import Files
 from tests.fakegithub.timeline import committed_json, force_pushed_json
 
 APP_TOKEN = "app-token"
@@ -277,7 +278,7 @@ class FakeGitHub:
         self._statuses: list[dict[str, Any]] = []
         self._check_runs: list[dict[str, Any]] = []
         self._reactions: list[dict[str, Any]] = []  # on issues and PRs themselves, oldest first
-        self._files: dict[tuple[str, str], str] = {}
+        self._files = Files()
         self._commit_times: dict[str, str] = {}
         # When a head commit arrived on GitHub (the pusher cannot set it): the created_at of the
         # check suite GitHub makes for it on push (`GET commits/{sha}/check-suites`).
@@ -821,9 +822,16 @@ class FakeGitHub:
         retries = {"Retry-After": "0"} if status >= 500 else {}
         self.inject("GET", where, status=status, body=body, headers=retries, times=times)
 
-    def set_file(self, path: str, ref: str, text: str) -> None:
+    def set_file(self, path: str, ref: str, text: str | bytes) -> None:
         with self._lock:
-            self._files[(path.strip("/"), ref)] = text
+            self._files.put(path, ref, text)
+
+    def commit_file(self, path: str, branch: str, content: str | bytes | None) -> str:
+        """A commit on `branch` that sets `path` to `content` (None: deletes it), listed by
+        `GET commits?sha={branch}&path={path}` newest first; the file is readable at its SHA.
+        Its SHA."""
+        with self._lock:
+            return self._files.commit(path, branch, content, self._now())
 
     # ---------------------------------------------------------------- others' evidence
     # Check runs of other GitHub Apps, commit statuses anyone set, reactions on a PR: in
@@ -1314,6 +1322,9 @@ class FakeGitHub:
                 return self._issue_comment_by_id(ctx, int(rest[2]))
         if head == "statuses" and n == 2 and m == "POST":
             return self._create_status(ctx, rest[1])
+        if head == "commits" and n == 1 and m == "GET":
+            q = dict(ctx.query)
+            return self._paginate(ctx, self._files.log(q.get("path", ""), q.get("sha", "main")))
         if head == "commits" and n == 2 and m == "GET":
             return Reply(200, self._commit(rest[1]))
         if head == "commits" and n == 3 and m == "GET":
@@ -1814,10 +1825,9 @@ class FakeGitHub:
 
     def _contents(self, ctx: _Ctx, path: str) -> Reply:
         ref = dict(ctx.query).get("ref") or "main"
-        text = self._files.get((path.strip("/"), ref))
-        if text is None:
+        raw = self._files.at(path, ref)
+        if raw is None:
             raise HttpError(404, "Not Found", doc=f"{DOCS}/repos/contents#get-repository-content")
-        raw = text.encode()
         encoded = base64.b64encode(raw).decode()
         content = "\n".join(encoded[i : i + 60] for i in range(0, len(encoded), 60)) + "\n"
         sha = hashlib.sha1(b"blob %d\0" % len(raw) + raw).hexdigest()
