@@ -24,6 +24,8 @@ def decode(raw: bytes | str, source: str) -> str:
     byte-order mark, as YAML allows; anything else is refused in plain words (never a codec's
     error message)."""
     if isinstance(raw, str):
+        if "\x00" in raw:
+            raise ConfigError(f"{source}: holds NUL bytes: save it as UTF-8 text")
         return raw.removeprefix("\ufeff")
     for mark, codec, name in _BOMS:
         if raw.startswith(mark):
@@ -70,14 +72,14 @@ def key_line(text: str, dotted: str) -> int | None:
 
 
 def located(exc: ConfigError, text: str) -> ConfigError:
-    """`exc` with the line of its key in `text` ("key 'settel' (line 3): unknown key …")."""
+    """`exc` with the line of its key in `text` ("…yml: line 3, key 'settel': unknown key …")."""
     line = key_line(text, exc.key) if exc.key else None
     if line is None:
         return exc
     named = f"key '{exc.key}'"
     message = str(exc)
     if named in message:
-        message = message.replace(named, f"{named} (line {line})", 1)
+        message = message.replace(named, f"line {line}, {named}", 1)
     else:
         message = f"{message} (line {line})"
     return ConfigError(message, key=exc.key, line=line)

@@ -80,8 +80,8 @@ def validation_message(error: Mapping[str, Any], allowed_keys: str) -> str:
         loc = error.get("loc") or ("",)
         allowed = [k.strip() for k in allowed_keys.split(",")]
         close = difflib.get_close_matches(str(loc[-1]), allowed, n=1, cutoff=0.6)
-        guess = f" (did you mean '{close[0]}'?)" if close else ""
-        return f"unknown key{guess}; allowed keys: {allowed_keys}"
+        guess = f"; did you mean '{close[0]}'?" if close else ""
+        return f"unknown key; allowed keys: {allowed_keys}{guess}"
     if error.get("type") == "literal_error":
         return message.replace("Input should be", "allowed:")
     return message

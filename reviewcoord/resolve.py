@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
 from reviewcoord import config_text
 from reviewcoord.actions_io import Log
 from reviewcoord.bots import bot_for_author, reviewer_keys
@@ -18,6 +20,7 @@ from reviewcoord.model import BotKey
 
 # How many versions of an invalid config file are read, newest first, for its last valid one.
 MAX_CONFIG_VERSIONS = 5
+CONFIG_WARNING_LEAD = "The config file on the base branch is invalid"
 
 
 @dataclass(frozen=True)
@@ -37,9 +40,31 @@ class ConfigUsed:
         if not self.problem:
             return None
         return (
-            f"The config file on the base branch is invalid: {self.problem}. Pull requests are "
-            f"judged under {self.used} until it is fixed (docs/troubleshooting.md)."
+            f"{CONFIG_WARNING_LEAD}: {self.problem}. Pull requests are judged under "
+            f"{self.used} until it is fixed (docs/troubleshooting.md)."
         )
+
+
+# What a report on the required check needs of a config that could not be used whole: the
+# check's name and the status's context the branch rule requires, and a requested dry run.
+REPORT_KEYS = ("check-name", "status-context", "dry-run")
+
+
+def valid_alone(*sources: Mapping[str, Any]) -> dict[str, Any]:
+    """Each REPORT_KEYS value of the first source that sets it validly on its own."""
+    chosen: dict[str, Any] = {}
+    for key in REPORT_KEYS:
+        for source in sources:
+            value = source.get(key)
+            if value is None or value == "":
+                continue
+            try:
+                Settings.model_validate({key: value})
+            except ValidationError:
+                continue
+            chosen[key] = value
+            break
+    return chosen
 
 
 def read_config(
@@ -59,8 +84,9 @@ def read_config(
     raw = gateway.get_file(config_path, ref) if config_path else None
     if raw is None:
         return {}, ConfigUsed()
+    mapping: dict[str, Any] = {} if parsed is None else parsed
     try:
-        return valid_config(raw, source, own_login, parsed), ConfigUsed(base=raw)
+        return valid_config(raw, source, own_login, mapping), ConfigUsed(base=raw)
     except ConfigError as exc:
         problem, line = str(exc), exc.line
     for sha in gateway.file_versions(config_path, ref, MAX_CONFIG_VERSIONS):
@@ -74,7 +100,11 @@ def read_config(
             continue
         used = f"its last valid version ({config_path} at {sha[:7]})"
         return values, ConfigUsed(problem, used, line, raw)
-    return {}, ConfigUsed(problem, "the defaults (no valid earlier version was found)", line, raw)
+    # The defaults, but under the check's name the broken file gives (valid on its own): the
+    # branch rule requires that one.
+    names = valid_alone(mapping)
+    used = "the defaults (no valid earlier version was found)"
+    return names, ConfigUsed(problem, used, line, raw)
 
 
 def valid_config(

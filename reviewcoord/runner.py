@@ -15,8 +15,6 @@ from contextlib import ExitStack
 from dataclasses import replace
 from typing import Any
 
-from pydantic import ValidationError
-
 from reviewcoord import rerequest
 from reviewcoord.actions_io import Log
 from reviewcoord.config import Settings, declared_scope
@@ -29,12 +27,14 @@ from reviewcoord.publish.surfaces import FORK_HELP, Publication
 from reviewcoord.reading import read_comments
 from reviewcoord.request import Outcome, RunRequest
 from reviewcoord.resolve import (
+    CONFIG_WARNING_LEAD,
     ConfigUsed,
     auto_note,
     identity,
     load_settings,
     proposed_config_note,
     resolve_expected,
+    valid_alone,
 )
 from reviewcoord.settle import Clock, Settled
 
@@ -86,28 +86,12 @@ def _prepare(req: RunRequest, gateway: Gateway, log: Log) -> Prepared | Outcome:
     return Evaluation(req, gateway, fallback_settings(req), log, who).fail(problem, pull)
 
 
-# What a failure report needs of the settings, each taken on its own when the whole is invalid.
-_REPORT_KEYS = ("check-name", "status-context", "dry-run")
-
-
 def fallback_settings(req: RunRequest, file_values: Mapping[str, Any] | None = None) -> Settings:
     """The defaults, when the settings could not be built — except where the failure is
     written: the input's `check-name` / `status-context` (else the config file's), each used
     when valid on its own, so the check the branch rule requires gets the failure; a
     requested dry run stays dry."""
-    chosen: dict[str, Any] = {}
-    for key in _REPORT_KEYS:
-        for source in (req.inputs, file_values or {}):
-            value = source.get(key)
-            if value is None or value == "":
-                continue
-            try:
-                Settings.model_validate({key: value})
-            except ValidationError:
-                continue
-            chosen[key] = value
-            break
-    return Settings.model_validate(chosen)
+    return Settings.model_validate(valid_alone(req.inputs, file_values or {}))
 
 
 def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outcome:
@@ -129,7 +113,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
                 first = run.begin(pull)
                 run.notes.extend(n for n in [auto_note(settings, run.expected)] if n)
                 assert run.cycles is not None
-                if not req.rejudge and run.cycles.is_noop(first):
+                if not req.rejudge and not _config_news(run, used) and run.cycles.is_noop(first):
                     return run.noop(first)
                 run.notes.extend(_proposed_config(req, run, first.pull, used))
                 log.info(
@@ -147,6 +131,13 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             return _publish_until_stable(run, clock, settled, first.pull.head_sha)
         except Exception as exc:  # as above: the required check says error, not the old green
             return run.fail(internal_error(exc), settled.reading.pull)
+
+
+def _config_news(run: Evaluation, used: ConfigUsed) -> bool:
+    """The config file is invalid, or was when our sticky was written: never a noop then, so
+    that every surface says so while it lasts, and stops saying so once it is fixed."""
+    sticky = run.cycles.sticky if run.cycles is not None else None
+    return bool(used.warning) or (sticky is not None and CONFIG_WARNING_LEAD in sticky.body)
 
 
 def _proposed_config(

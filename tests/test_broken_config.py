@@ -77,7 +77,7 @@ def test_the_last_valid_policy_still_blocks_never_a_silent_weakening(
     assert run.returncode == 0, run.log
     assert run.outputs["gate"] == "block"
     assert "required bot codex has not reviewed" in run.outputs["gate-reason"]
-    assert "'settle' (line 2)" in " ".join(stickies(fake)[0]["body"].split())
+    assert "line 2, key 'settle'" in " ".join(stickies(fake)[0]["body"].split())
 
 
 def test_without_a_valid_earlier_version_the_defaults_judge_and_say_so(
@@ -137,3 +137,22 @@ def test_encodings_are_read_or_refused_in_plain_words(
         assert "invalid" not in flat and "settle `none`" in run.summary
     else:
         assert shown in flat and "codec" not in flat
+
+
+def test_once_fixed_the_next_run_drops_the_warning_then_noops_again(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    """Nothing new on the PR, but its sticky still warns: the run after the fix judges again
+    (a noop would leave the warning standing); the one after it is a noop."""
+    fake.commit_file(CONFIG, "main", VALID)
+    fake.commit_file(CONFIG, "main", BROKEN)
+    first = run_action(fake, tmp_path / "1")
+    assert "config file on the base branch is invalid" in stickies(fake)[0]["body"], first.log
+    fake.commit_file(CONFIG, "main", VALID)  # the fix is merged: the settings are as before
+    second = run_action(fake, tmp_path / "2")
+    assert "nothing new since" not in second.log
+    assert "config file on the base branch is invalid" not in stickies(fake)[0]["body"]
+    writes = len([r for r in fake.request_log() if r.method != "GET"])
+    third = run_action(fake, tmp_path / "3")
+    assert "nothing new since" in third.log
+    assert len([r for r in fake.request_log() if r.method != "GET"]) == writes

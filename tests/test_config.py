@@ -69,7 +69,7 @@ def test_severity_overrides() -> None:
 @pytest.mark.parametrize(
     ("text", "inputs", "message"),
     [
-        ("settle: slow\n", {}, f"{SRC}: key 'settle': allowed: 'fast', 'full' or 'none'"),
+        ("settle: slow\n", {}, f"{SRC}: line 1, key 'settle': allowed: 'fast', 'full' or 'none'"),
         ("fast-timeout: soon\n", {}, "key 'fast-timeout'"),
         ("fast-timeout: -1\n", {}, "key 'fast-timeout'"),
         ("colour: blue\n", {}, "key 'colour': unknown key; allowed keys:"),
@@ -111,7 +111,8 @@ def test_an_unknown_file_key_does_not_list_per_run_keys_as_allowed() -> None:
     with pytest.raises(ConfigError) as err:
         parse_config_file("setle: fast\n", "cfg.yml")
     message = str(err.value)
-    assert "key 'setle': unknown key; allowed keys:" in message
+    assert "line 1, key 'setle': unknown key; allowed keys:" in message
+    assert "; did you mean 'settle'?" in message
     allowed = message.split("allowed keys:", 1)[1]
     assert "settle" in allowed and "rerequest" in allowed
     assert "cycle" not in allowed  # refused in the file: never offered there

@@ -345,14 +345,16 @@ def test_format_json_writes_no_sticky(fake: FakeGitHub, tmp_path: Path) -> None:
     assert fake.statuses(HEAD)[-1]["state"] == "success"
 
 
-def test_invalid_config_on_base_branch_is_an_error_status(fake: FakeGitHub, tmp_path: Path) -> None:
+def test_invalid_config_on_base_branch_is_reported_never_a_lock(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    """tests/test_broken_config.py has the whole story; here: the run still judges."""
     all_clean(fake)
     fake.set_file(".github/review-coordinator.yml", "main", "settle: whenever\n")
     run = run_action(fake, tmp_path)
-    assert run.returncode == 2 and run.outputs["gate"] == "error"
-    assert run.outputs["next-step"] == "fix_config"
+    assert run.returncode == 0 and run.outputs["gate"] == "go", run.log
     assert ".github/review-coordinator.yml" in run.stdout and "'settle'" in run.stdout
-    assert fake.statuses(HEAD)[-1]["state"] == "error"
+    assert fake.statuses(HEAD)[-1]["state"] == "success"
 
 
 def test_config_is_read_from_base_branch_and_inputs_win(fake: FakeGitHub, tmp_path: Path) -> None:

@@ -85,16 +85,17 @@ def test_require_bots_names_a_declared_reviewer_that_could_not_review(
 def test_a_bad_regex_in_a_declaration_is_an_invalid_configuration(
     fake: FakeGitHub, tmp_path: Path
 ) -> None:
+    """Named with its key and line on every surface; with no valid earlier version of the file
+    the PR is judged under the defaults, where Kilo is an unknown bot (docs/troubleshooting.md)."""
     fake.set_file(CONFIG, "main", DECLARED.replace("(Critical|Warning|Info)", "(Critical|Warning"))
     fake.add_review(2, login=KILO, body="## Review complete", commit_id=HEAD)
     run = run_action(fake, tmp_path)
-    assert run.returncode == 2, run.log
-    assert run.outputs["gate"] == "error"
+    assert run.returncode == 0, run.log
     message = "key 'reviewers.kilo.severity.pattern': does not compile: missing ),"
-    assert message in run.outputs["gate-reason"] and CONFIG in run.outputs["gate-reason"]
-    assert message in run.stdout
-    assert fake.statuses(HEAD)[-1]["state"] == "error"
-    assert stickies(fake) == []
+    assert message in run.stdout and CONFIG in run.stdout
+    (sticky,) = stickies(fake)
+    assert message in " ".join(sticky["body"].split())
+    assert "config file invalid" in fake.statuses(HEAD)[-1]["description"]
 
 
 def test_expected_bots_auto_learns_a_declared_reviewer_from_the_repository(

@@ -118,16 +118,29 @@ def green_on_head(fake: FakeGitHub, tmp: Path, inputs: dict[str, str]) -> None:
     ],
     ids=["check-name-input", "check-name-in-the-invalid-file"],
 )
-def test_an_invalid_config_fails_the_configured_check(
+def test_an_invalid_config_file_reports_on_the_configured_check(
     fake: FakeGitHub, tmp_path: Path, inputs: dict[str, str], config: str
 ) -> None:
+    """An invalid file (no valid earlier version here) judges under the defaults, on the check
+    the repository configured — by the input, else by the broken file's own valid `check-name`
+    — and says so there; nothing appears under the default name."""
     green_on_head(fake, tmp_path / "1", AI_REVIEW)
     fake.set_file(".github/review-coordinator.yml", "main", config)
     run = run_action(fake, tmp_path / "2", inputs=inputs)
+    assert run.returncode == 0 and run.outputs["gate"] == "go", run.log
+    check = newest_check(fake, "ai-review")
+    assert check["conclusion"] == "success" and "config file invalid" in check["output"]["title"]
+    assert newest_status(fake, "ai-review") == "success"
+    assert not [r for r in fake.check_runs(HEAD) if r["name"] == "review-coordinator"]
+
+
+def test_an_invalid_input_fails_the_configured_check(fake: FakeGitHub, tmp_path: Path) -> None:
+    green_on_head(fake, tmp_path / "1", AI_REVIEW)
+    run = run_action(fake, tmp_path / "2", inputs={**AI_REVIEW, "settle": "whenever"})
     assert run.returncode == 2 and run.outputs["gate"] == "error", run.log
+    assert run.outputs["next-step"] == "fix_config"
     assert newest_check(fake, "ai-review")["conclusion"] == "failure"
     assert newest_status(fake, "ai-review") == "error"
-    assert not [r for r in fake.check_runs(HEAD) if r["name"] == "review-coordinator"]
 
 
 def test_control_a_valid_config_keeps_the_configured_check_green(
