@@ -21,6 +21,7 @@ from reviewcoord.model import BotKey
 # How many versions of an invalid config file are read, newest first, for its last valid one.
 MAX_CONFIG_VERSIONS = 5
 CONFIG_WARNING_LEAD = "The config file on the base branch is invalid"
+PROPOSED_LEAD = "This PR changes"
 
 
 @dataclass(frozen=True)
@@ -132,14 +133,16 @@ def proposed_config_note(
     own_login: str | None = None,
 ) -> str | None:
     """What the PR's own edit of the config file would change once merged. It never judges
-    this PR (the base branch's copy does): the sticky only says it. None when the PR leaves
-    the file as the base branch has it, or changes nothing in effect."""
-    if not config_path:
+    this PR (the base branch's copy does): the sticky only says it. Read at the PR's test merge
+    commit (base + PR, GitHub's `merge_commit_sha`), so a PR branched before the base changed
+    the file is not taken for one that edits it. None when merging leaves the file as the base
+    has it, changes nothing in effect, or GitHub has no merge commit (a conflict)."""
+    if not config_path or not pull.merge_commit_sha:
         return None
-    head = gateway.get_file(config_path, pull.head_sha)
+    head = gateway.get_file(config_path, pull.merge_commit_sha)
     if head == used.base:
         return None
-    intro = f"This PR changes `{config_path}`; it is judged under the base branch's copy"
+    intro = f"{PROPOSED_LEAD} `{config_path}`; it is judged under the base branch's copy"
     if head is None:
         return f"{intro}. It deletes the file: once merged, PRs are judged under the defaults."
     try:

@@ -28,6 +28,7 @@ from reviewcoord.reading import read_comments
 from reviewcoord.request import Outcome, RunRequest
 from reviewcoord.resolve import (
     CONFIG_WARNING_LEAD,
+    PROPOSED_LEAD,
     ConfigUsed,
     auto_note,
     identity,
@@ -144,7 +145,13 @@ def _proposed_config(
     req: RunRequest, run: Evaluation, pull: PullInfo, used: ConfigUsed
 ) -> list[str]:
     """The note on what the PR's own edit of the config file would change (never used to
-    judge it); one read. Informational: when the read fails, only the log says so."""
+    judge it); one read, made once per head (a head judged before whose sticky has no such note
+    has nothing to say). Informational: when the read fails, only the log says so."""
+    assert run.cycles is not None
+    record, sticky = run.cycles.record, run.cycles.sticky
+    judged = record is not None and record.last_head == pull.head_sha
+    if judged and (sticky is None or PROPOSED_LEAD not in sticky.body):
+        return []
     try:
         note = proposed_config_note(
             run.gateway, pull, req.config_path, req.inputs, run.settings, used, run.own_login

@@ -45,7 +45,7 @@ def test_the_pr_that_fixes_a_broken_config_goes_green_under_the_last_valid_one(
 ) -> None:
     valid = fake.commit_file(CONFIG, "main", VALID)
     fake.commit_file(CONFIG, "main", BROKEN)
-    fake.set_file(CONFIG, HEAD, FIXED)  # the PR fixes the typo
+    fake.set_file(CONFIG, fake.merge_commit(2), FIXED)  # the PR fixes the typo
     run = run_action(fake, tmp_path)
     assert run.returncode == 0, run.log
     assert run.outputs["gate"] == "go" and run.outputs["settled-on"] == "cursor"
@@ -96,7 +96,7 @@ def test_a_prs_own_config_never_judges_it(fake: FakeGitHub, tmp_path: Path) -> N
     """The base branch requires Codex; the PR drops the requirement in its own copy: it still
     blocks, and the sticky says what the PR's copy would change once merged."""
     fake.set_file(CONFIG, "main", "require-bots: [codex]\n")
-    fake.set_file(CONFIG, HEAD, "require-bots: []\n")
+    fake.set_file(CONFIG, fake.merge_commit(2), "require-bots: []\n")
     run = run_action(fake, tmp_path, inputs={"settle": "none"})
     assert run.returncode == 0, run.log
     assert run.outputs["gate"] == "block"
@@ -109,12 +109,18 @@ def test_a_pr_leaving_the_config_alone_reads_it_once_more_and_says_nothing(
     fake: FakeGitHub, tmp_path: Path
 ) -> None:
     fake.set_file(CONFIG, "main", VALID)
-    fake.set_file(CONFIG, HEAD, VALID)
+    fake.set_file(CONFIG, HEAD, "require-bots: [codex]\n")  # branched before the base's edit
+    fake.set_file(CONFIG, fake.merge_commit(2), VALID)  # merging leaves the base's copy
     run = run_action(fake, tmp_path)
     assert run.returncode == 0, run.log
     assert "This PR changes" not in stickies(fake)[0]["body"]
     reads = [r for r in fake.request_log() if "/contents/" in r.path]
-    assert len(reads) == 2  # the base branch's copy, and the PR's
+    assert len(reads) == 2  # the base branch's copy, and the merge commit's
+    # Judged once on this head with nothing to say: a later run reads it no more.
+    fake.add_issue_comment(2, login="octocat", user_type="User", body="thanks")
+    again = run_action(fake, tmp_path / "2")
+    assert again.returncode == 0, again.log
+    assert len([r for r in fake.request_log() if "/contents/" in r.path]) == 3
 
 
 @pytest.mark.parametrize(

@@ -82,7 +82,7 @@ def test_a_bad_config_file_is_a_usage_error_naming_it(
     config.write_text("reviewers:\n  kilo:\n    logins: [x]\n    pack: medium\n", encoding="utf-8")
     snap = str(ROOT / "examples/pr-go.json")
     assert cli.main(["34", "--replay", snap, "--config-file", str(config)], {}, io.StringIO()) == 2
-    assert f"{config}: key 'reviewers.kilo.pack'" in capsys.readouterr().err
+    assert f"{config}: line 4, key 'reviewers.kilo.pack'" in capsys.readouterr().err
     missing = str(tmp_path / "missing.yml")
     assert cli.main(["34", "--replay", snap, "--config-file", missing], {}, io.StringIO()) == 2
     assert "--config-file" in capsys.readouterr().err

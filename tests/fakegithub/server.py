@@ -826,6 +826,11 @@ class FakeGitHub:
         with self._lock:
             self._files.put(path, ref, text)
 
+    def merge_commit(self, pr: int) -> str:
+        """The test merge commit of PR `pr` (`merge_commit_sha`): where its merged files are."""
+        with self._lock:
+            return str(self._pulls[pr]["merge_commit_sha"])
+
     def commit_file(self, path: str, branch: str, content: str | bytes | None) -> str:
         """A commit on `branch` that sets `path` to `content` (None: deletes it), listed by
         `GET commits?sha={branch}&path={path}` newest first; the file is readable at its SHA.
