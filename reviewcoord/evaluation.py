@@ -77,8 +77,6 @@ class Evaluation:
         self.copy_sought = False  # the record's trusted copy was looked for (once a run)
         self.expected: list[BotKey] = []
         self.asked: list[Asked] = []  # this run's re-requests (reviewcoord/rerequest.py)
-        self.notes: list[str] = []  # for every surface (what `auto` found, the PR's config)
-        self.config_warning: str | None = None  # the base branch's config file is invalid
         # The run's clock (set by `evaluate`), and when each (head, bot) was first read as
         # finishing: its tracker says completed, its review may still land (`finishing-grace`).
         self.clock: Clock | None = None
@@ -258,8 +256,7 @@ class Evaluation:
             }
         )
         on_head = list(dict.fromkeys(a.bot for a in asked or [] if a.head == head))
-        update = {"rerequested": on_head, "config_warning": self.config_warning}
-        verdict = judgement.verdict.model_copy(update=update)
+        verdict = judgement.verdict.model_copy(update={"rerequested": on_head})
         return Judgement(verdict=verdict, record=record)
 
     def restore_record(self, pull: PullInfo) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from contextlib import ExitStack
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reviewcoord import rerequest
@@ -107,16 +107,16 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             scope.enter_context(declared_scope(settings))
             run = Evaluation(req, gateway, settings, log, who)
             run.clock = clock
-            run.config_warning = used.warning
+            said = Said([], used.warning)
             if used.warning:
                 log.error(used.warning, file=req.config_path, line=used.line)
             try:
                 first = run.begin(pull)
-                run.notes.extend(n for n in [auto_note(settings, run.expected)] if n)
+                said.notes.extend(n for n in [auto_note(settings, run.expected)] if n)
                 assert run.cycles is not None
                 if not req.rejudge and not _config_news(run, used) and run.cycles.is_noop(first):
                     return run.noop(first)
-                run.notes.extend(_proposed_config(req, run, first.pull, used))
+                said.notes.extend(_proposed_config(req, run, first.pull, used))
                 log.info(
                     f"identity: {run.own_login or 'unknown'}; "
                     f"expected bots: {', '.join(run.expected)}"
@@ -129,9 +129,18 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             except Exception as exc:  # a bug must not leave an earlier success standing
                 return run.fail(internal_error(exc), pull)
         try:
-            return _publish_until_stable(run, clock, settled, first.pull.head_sha)
+            return _publish_until_stable(run, clock, settled, first.pull.head_sha, said)
         except Exception as exc:  # as above: the required check says error, not the old green
             return run.fail(internal_error(exc), settled.reading.pull)
+
+
+@dataclass
+class Said:
+    """What a run says besides its verdict: notes for every surface (what `auto` found, what the
+    PR's config edit would change), and the warning about an invalid config file."""
+
+    notes: list[str]
+    warning: str | None
 
 
 def _config_news(run: Evaluation, used: ConfigUsed) -> bool:
@@ -167,12 +176,14 @@ def internal_error(exc: Exception) -> str:
     return f"internal error ({type(exc).__name__}): please report it with the job log"
 
 
-def _publish_until_stable(run: Evaluation, clock: Clock, settled: Settled, started: str) -> Outcome:
+def _publish_until_stable(
+    run: Evaluation, clock: Clock, settled: Settled, started: str, said: Said
+) -> Outcome:
     """Publish; if the head moved meanwhile, judge the new head instead (bounded): the old
     head's status must never be written after a newer head's run may have written its own."""
     for attempt in range(MAX_PUBLISH_RESTARTS + 1):
         try:
-            outcome, moved_to = _publish(run, settled, started, clock)
+            outcome, moved_to = _publish(run, settled, started, clock, said)
         except GatewayError as exc:
             run.log.error(f"publishing failed: {exc}")
             return run.fail(f"could not publish: {exc}", settled.reading.pull)
@@ -227,7 +238,7 @@ def _confirmed(run: Evaluation, clock: Clock, settled: Settled) -> tuple[Settled
 
 
 def _publish(
-    run: Evaluation, settled: Settled, started: str, clock: Clock
+    run: Evaluation, settled: Settled, started: str, clock: Clock, said: Said
 ) -> tuple[Outcome, str | None]:
     """Sticky, then status, then check run for the settled reading's head. Returns the outcome
     and, if the PR's head moved before the status was written, the new head (nothing more was
@@ -242,8 +253,8 @@ def _publish(
     if isinstance(confirmed, str):
         return Outcome("error", "the head moved", head_sha=head, settings=run.settings), confirmed
     settled, judgement = confirmed
-    verdict = judgement.verdict
-    notes = [*run.notes, *settled.log]
+    verdict = judgement.verdict.model_copy(update={"config_warning": said.warning})
+    notes = [*said.notes, *settled.log]
     asked = [a for a in judgement.record.asked or [] if a.head == head]
     notes.extend(rerequest.note(a) for a in asked)
     if settled.timed_out and verdict.pending:
