@@ -59,7 +59,7 @@ def fingerprint(comments: Iterable[RawComment], own_login: str | None, extra: st
 
 class Cycles:
     """The review-cycle context of a run: the record from our sticky, and the reads the
-    reconciliation needs (README § Review cycles), each at most once per head and only when
+    reconciliation needs (docs/cycles.md), each at most once per head and only when
     needed (the module docstring lists them); and whether the record can be trusted at all
     (`check_edits`, `vouched`, `seal`)."""
 

@@ -2,7 +2,7 @@
 
 Pure: the caller has already read every page (the gateway guarantees completeness). Here we
 route each comment to its bot's parser, drop our own sticky, record unknown bots, and work out
-for each bot whether it has *finished* on the current head (README § When it reads: settle).
+for each bot whether it has *finished* on the current head (docs/reviewers.md § settle).
 Whether a comment speaks for the head is decided by one rule, from GitHub's own facts:
 reviewcoord/binding.py `binds_to_head` (a review's `commit_id`, an inline comment's
 `original_commit_id`, a stated full SHA or a prefix GitHub confirms, and for a comment that names

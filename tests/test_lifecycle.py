@@ -1,6 +1,6 @@
 """Late reviews are judged: the workflow's real filter starts a run for a bot's late review, the
 run re-judges and turns the required check; a run that changes nothing is cheap and writes
-nothing; a cancelled run's check run is adopted (README § Late reviews and triggers)."""
+nothing; a cancelled run's check run is adopted (docs/adopt.md § What starts a run)."""
 
 from __future__ import annotations
 

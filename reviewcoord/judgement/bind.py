@@ -1,5 +1,5 @@
 """Stage 2 — bind: people's replies and `/review-coordinator accept` commands, bound to the
-findings they answer (README § Replies, § Commands; the rules in reviewcoord/replies.py).
+findings they answer (docs/cycles.md: Replies, § Commands; the rules in reviewcoord/replies.py).
 
 A reply moves a finding sideways (awaiting decision), never off the list. A command is
 processed once: applied if its author may (write permission, not the PR author), else shown as

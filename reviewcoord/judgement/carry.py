@@ -1,5 +1,5 @@
 """Stage 1 — carry: which findings stand on this head, which are likely fixed, which carry
-forward from the record (README § The lifecycle of a finding).
+forward from the record (docs/cycles.md § The lifecycle of a finding).
 
 * reported in a comment made for the current head → stands (`reopened` if it was likely fixed);
 * only in older comments, or in none → `likely_fixed` iff its bot reviewed this head AND there

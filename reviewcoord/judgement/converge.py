@@ -1,5 +1,5 @@
 """Stage 3 — converge: accepted groups leave the gate; convergence mode and the config's
-severity table adjust levels, always visibly (README § Convergence mode, § Severity adjustments).
+severity table adjust levels, always visibly (docs/cycles.md § Convergence mode).
 
 Convergence mode keeps the original design's words: "After two changes-requested cycles, new
 adjacent medium or low hardening cannot block. Prior blockers, a regression caused by their fix,
