@@ -189,7 +189,15 @@ def load_settings(
     ref = pull.base_ref or pull.base_sha
     file_values, used = read_config(gateway, config_path, ref, parsed, own_login)
     source = f"{config_path} (base branch {ref})"
-    settings = build_settings(file_values, inputs, file_source=source, input_source=input_source)
+    try:
+        settings = build_settings(
+            file_values, inputs, file_source=source, input_source=input_source
+        )
+    except ConfigError as exc:
+        if not used.warning:
+            raise
+        # An input that names what only the broken file declares: say the cause first.
+        raise ConfigError(f"{used.warning} Under it, {exc}", key=exc.key) from None
     if own_login:  # an input cannot declare a reviewer, but say it plainly if one ever could
         refuse_own_reviewer(settings, own_login, source)
     return settings, used

@@ -1,5 +1,5 @@
 """The release path without GitHub: the workflow's shape and pins, and the action.yml rewrite
-(actionlint over every workflow: tests/test_workflow.py).
+(actionlint over every workflow: tests/test_recipes.py).
 
 .github/workflows/release.yml builds and pushes the image, verifies it, and only then rewrites
 action.yml (scripts/set_action_image.py) and moves the tags; bench/image.py runs the parts this

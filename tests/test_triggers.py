@@ -34,6 +34,10 @@ CLAUDE_WORKING = (
     'Claude Code is working… <img src="https://github.com/user-attachments/assets/5ac382c7" />'
     "\n\nI'll analyze this and get back to you.\n\n[View job run](https://example.invalid)"
 )
+CODEANT, MACROSCOPE = "codeant-ai[bot]", "macroscopeapp[bot]"
+CODEANT_DONE = body("N5_codeant_cc1745_status")
+# Its status comment while the newest record is not done (the done one, as the bot edits it).
+CODEANT_RUNNING = CODEANT_DONE.replace('"done":true', '"done":false')
 CODERABBIT_IN_PROGRESS = (
     "<!-- This is an auto-generated comment: summarize by coderabbit.ai -->\n"
     "<!-- This is an auto-generated comment: review in progress by coderabbit.ai -->\n\n"
@@ -142,6 +146,11 @@ STARTS = [
     ("pull_request_review_comment", wf.review_comment(PERSON, "this is intended")),
     ("pull_request_review_comment", wf.review_comment(PERSON, "fixed", "edited")),
     ("pull_request_review_comment", wf.review_comment(CODERABBIT, "✅ Addressed", "edited")),
+    # Macroscope withdraws a finding by editing its own inline comment
+    (
+        "pull_request_review_comment",
+        wf.review_comment(MACROSCOPE, body("N5_macro_t3code_no_longer_relevant"), "edited"),
+    ),
     # people's PR comments, created or edited, on a fork's PR too (issue_comment can write)
     ("issue_comment", wf.issue_comment(PERSON, "/review-coordinator accept F3 wontfix: ok")),
     ("issue_comment", wf.issue_comment(PERSON, "F2 is a false positive", "edited")),
@@ -153,10 +162,14 @@ STARTS = [
     ("issue_comment", wf.issue_comment(CLAUDE, body("L_email_verificay3"), "edited")),
     ("issue_comment", wf.issue_comment(CLAUDE, body("Rclaude"), "edited")),
     ("issue_comment", wf.issue_comment(CURSOR, body("C_skip_fixture"))),
+    ("issue_comment", wf.issue_comment(CODEANT, CODEANT_DONE, "edited")),  # its status: done
     # a reviewer's own check run finishing (a clean Bugbot or Greptile may post nothing else)
     ("check_run", wf.check_run("cursor")),
     ("check_run", wf.check_run("greptile-apps")),
     ("check_run", wf.check_run("coderabbitai")),
+    ("check_run", wf.check_run("cubic-dev-ai")),
+    ("check_run", wf.check_run("macroscopeapp")),
+    ("check_run", wf.check_run("devin-ai-integration")),
     ("check_run", wf.check_run("cursor", pr=None)),  # a fork's PR: the action finds it
     # the relay: a fork's run that handed over, and Dependabot's
     ("workflow_run", wf.workflow_run("pull_request")),
@@ -194,6 +207,8 @@ SKIPPED = [
     ("issue_comment", wf.issue_comment(CLAUDE, CLAUDE_WORKING)),
     ("issue_comment", wf.issue_comment(CLAUDE, CLAUDE_WORKING + "\n- [x] Read", "edited")),
     ("issue_comment", wf.issue_comment(CODERABBIT, CODERABBIT_IN_PROGRESS, "edited")),
+    ("issue_comment", wf.issue_comment(CODEANT, CODEANT_RUNNING)),
+    ("issue_comment", wf.issue_comment(CODEANT, CODEANT_RUNNING, "edited")),
     # our own sticky and re-request (posted with an App token, they would start a run)
     ("issue_comment", wf.issue_comment("my-app[bot]", MARKER + "\nGo ✅ Completed")),
     ("issue_comment", wf.issue_comment("my-app[bot]", MARKER + "\n**Completed**", "edited")),
@@ -283,6 +298,15 @@ def test_each_summary_bots_edits_are_judged(login: str) -> None:
     assert finished, login
     for entry in finished:
         assert wf.starts("issue_comment", wf.issue_comment(login, entry["body"], "edited"))
+
+
+def test_a_skipped_codeant_status_is_one_its_parser_reads_as_working() -> None:
+    """The skip above is the parser's own reading: a status whose newest record is not done."""
+    for text, kind in ((CODEANT_RUNNING, "in_progress"), (CODEANT_DONE, "reviewed")):
+        comment = RawComment(
+            endpoint="issue_comment", id=1, author_login=CODEANT, author_type="Bot", body=text
+        )
+        assert parse_comment("codeant", comment).kind == kind
 
 
 def test_every_tracker_at_work_is_skipped_and_its_done_edit_starts() -> None:

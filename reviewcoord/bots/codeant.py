@@ -27,7 +27,7 @@ from reviewcoord.bots.common import (
     working,
 )
 from reviewcoord.bots.notices import unread
-from reviewcoord.bots.profile import BotProfile, plain_label
+from reviewcoord.bots.profile import BotProfile, Tracker, plain_label
 from reviewcoord.model import Level, ParsedComment, RawComment
 
 KEY = "codeant"
@@ -112,4 +112,7 @@ PROFILE = BotProfile(
     severity=SEVERITY,
     canonical_label=plain_label,
     pack="fast",
+    # Its status comment, edited in place: at work while no record of its marker says done
+    # (the parser's own reading, `_status`); the edit that finishes a record judges again.
+    tracker=Tracker(working=(_STATUS_MARKER,), done=('"done":true',)),
 )
