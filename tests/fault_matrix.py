@@ -40,10 +40,13 @@ PERSISTENT_TIMES = 1000
 PAGE = 10  # the fake's page size: lists of more than 10 items have a page 2
 # The fake holds a "timeout" fault's connection until the gateway gives up (after
 # GATEWAY_TIMEOUT s, for that request only: every other request may take as long as a loaded
-# machine needs, so no figure depends on the machine's speed) or FAULT_TIMEOUT s pass.
+# machine needs, so no figure depends on the machine's speed) or FAULT_TIMEOUT s pass: a bound
+# that costs nothing (the hold ends when the gateway closes), long enough that only the
+# gateway's own timeout ends a stall, however late its thread runs. Which attempt stalls is
+# fixed when the gateway asks (`FakeGitHub.will_stall`), not when the fake's thread gets to it.
 # Simulated time counts each timed-out attempt as PROD_TIMEOUT s: what it costs on a runner
 # (the gateway's production timeout).
-FAULT_TIMEOUT = 2.0
+FAULT_TIMEOUT = 30.0
 GATEWAY_TIMEOUT = 0.1
 PROD_TIMEOUT = 15.0
 # Gateway defaults (reviewcoord/github/pygithub_gateway.py): attempts per request and the

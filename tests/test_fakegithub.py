@@ -17,7 +17,7 @@ SHA = "a" * 40
 
 @pytest.fixture
 def gh() -> Iterator[FakeGitHub]:
-    with FakeGitHub(fault_timeout_seconds=0.3) as fake:
+    with FakeGitHub(fault_timeout_seconds=5) as fake:  # a hold ends when the client closes
         fake.add_pull(7, head_sha=SHA)
         yield fake
 
@@ -204,11 +204,55 @@ def test_status_faults(gh: FakeGitHub, http: requests.Session) -> None:
 def test_transport_faults(
     gh: FakeGitHub, http: requests.Session, action: str, error: type[Exception]
 ) -> None:
+    # Only the stalled request gets a short client timeout (`timeouts`), so a late server
+    # thread never turns a reset or a truncated body into a timeout.
+    url = f"{gh.base_url}/repos/octo/app/pulls/7"
+    timeout = gh.timeouts(stalled=0.1)
     gh.inject("GET", r"/pulls/7$", action=action)
     with pytest.raises(error):
-        http.get(f"{gh.base_url}/repos/octo/app/pulls/7", timeout=0.1).json()
-    assert http.get(f"{gh.base_url}/repos/octo/app/pulls/7").status_code == 200
+        http.get(url, timeout=timeout("GET", url)).json()
+    assert http.get(url, timeout=timeout("GET", url)).status_code == 200
     assert gh.request_log()[-2].action == action
+
+
+def test_will_stall_answers_as_the_fake_will_take_the_fault(
+    gh: FakeGitHub, http: requests.Session
+) -> None:
+    graphql = f"{gh.base_url}/graphql"
+    gh.inject("POST", r"^/graphql$", action="timeout", query_contains="userContentEdits")
+    assert not gh.will_stall("POST", graphql, {"query": "{ viewer { login } }"})
+    url = f"{gh.base_url}/repos/octo/app/pulls/7"
+    gh.inject("GET", r"/pulls/7$", status=502)  # the first matching fault is the one taken
+    gh.inject("GET", r"/pulls/7$", action="timeout")
+    assert not gh.will_stall("GET", url)
+    assert http.get(url).status_code == 502
+    assert gh.will_stall("GET", url)  # reserved for this attempt: its retry is answered
+    with pytest.raises(requests.exceptions.ReadTimeout):
+        http.get(url, timeout=0.1)
+    assert not gh.will_stall("GET", url)
+    assert [r.action for r in gh.request_log()] == [None, "timeout"]
+
+
+def test_a_stall_reserved_for_a_late_request_is_not_given_to_its_retry(
+    gh: FakeGitHub, http: requests.Session
+) -> None:
+    # As under load: the server thread reaches the stalled request only after the client gave
+    # up and retried. The retry waits in `timeouts` until the stall was taken, then is answered.
+    late: list[str] = []
+
+    def slow(_method: str, path: str) -> None:
+        if path.endswith("/pulls/7") and not late:
+            late.append(path)
+            time.sleep(0.3)
+
+    gh.before_request(slow)
+    gh.inject("GET", r"/pulls/7$", action="timeout")
+    url = f"{gh.base_url}/repos/octo/app/pulls/7"
+    timeout = gh.timeouts(stalled=0.1)
+    with pytest.raises(requests.exceptions.ReadTimeout):
+        http.get(url, timeout=timeout("GET", url))
+    assert http.get(url, timeout=timeout("GET", url)).status_code == 200
+    assert [r.action for r in gh.request_log()] == ["timeout", None]
 
 
 def test_primary_rate_limit(gh: FakeGitHub, http: requests.Session) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -18,7 +19,7 @@ SECRET = "ghs_SuperSecretToken0123456789abcdef"
 
 @pytest.fixture
 def gh() -> Iterator[FakeGitHub]:
-    with FakeGitHub(fault_timeout_seconds=0.4) as fake:
+    with FakeGitHub(fault_timeout_seconds=5) as fake:  # a hold ends when the client closes
         fake.add_pull(7, head_sha=SHA)
         fake.add_token(SECRET, "github-actions[bot]", user_endpoint=False)
         yield fake
@@ -152,6 +153,26 @@ def test_transport_errors_are_retried(
     gh.inject("GET", r"page=2", action=action)
     assert len(gw.list_review_comments(7)) == 150
     assert sleeps == [1.0]
+
+
+def test_a_late_server_thread_costs_no_extra_attempt(
+    gh: FakeGitHub, gw: PyGithubGateway, sleeps: Sleeps
+) -> None:
+    # As under load: the fake's thread reaches the stalled page only after the gateway timed
+    # out and retried. The stall was the first attempt's; the retry is answered.
+    late: list[str] = []
+
+    def slow(_method: str, path: str) -> None:
+        if "page=2" in path and not late:
+            late.append(path)
+            time.sleep(0.3)
+
+    gh.before_request(slow)
+    _comments(gh, 150)
+    gh.inject("GET", r"page=2", action="timeout")
+    assert len(gw.list_review_comments(7)) == 150
+    assert sleeps == [1.0]
+    assert [r.action for r in gh.request_log() if "page=2" in r.path] == ["timeout", None]
 
 
 def test_post_retried_after_reset(gh: FakeGitHub, gw: PyGithubGateway, sleeps: Sleeps) -> None:

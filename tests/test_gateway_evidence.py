@@ -41,7 +41,7 @@ APPS = [
 
 @pytest.fixture
 def gh() -> Iterator[FakeGitHub]:
-    with FakeGitHub(fault_timeout_seconds=0.4) as fake:
+    with FakeGitHub() as fake:
         fake.add_pull(PR, head_sha=SHA)
         yield fake
 
@@ -69,7 +69,7 @@ def _raw(gh: FakeGitHub, path: str) -> Any:
     resp = requests.get(
         f"{gh.base_url}/repos/octo/app/{path}",
         headers={"Authorization": f"token {APP_TOKEN}"},
-        timeout=5,
+        timeout=60,
     )
     assert resp.status_code == 200, resp.text
     return resp.json()

@@ -93,14 +93,14 @@ class Response:
     text: str
 
 
-# The timeout for one attempt, by verb and URL. A run uses one number (`timeout=`); tests give a
-# short one only to the request the fake will stall, so a busy machine never turns a slow answer
-# into a timeout and a retry (tests/fakegithub: `FakeGitHub.timeouts`).
-Timeouts = Callable[[str, str], float]
+# The timeout for one attempt, by verb, URL and JSON body. A run uses one number (`timeout=`);
+# tests give a short one only to the request the fake will stall, so a busy machine never turns
+# a slow answer into a timeout and a retry (tests/fakegithub: `FakeGitHub.timeouts`).
+Timeouts = Callable[[str, str, Any], float]
 
 
 def _fixed(seconds: float) -> Timeouts:
-    return lambda _verb, _url: seconds
+    return lambda _verb, _url, _body: seconds
 
 
 def _with_query(url: str, params: dict[str, Any] | None) -> str:
@@ -230,7 +230,7 @@ class Transport:
         if write:
             self._space_write()
         self.request_count += 1
-        self._set_timeout(self._timeouts(verb, _with_query(url, params)))
+        self._set_timeout(self._timeouts(verb, _with_query(url, params), body))
         try:
             status, raw_headers, text = self._requester.requestJson(
                 verb, url, dict(params) if params else None, dict(headers or {}), body

@@ -58,6 +58,9 @@ ACTIONS_LOGIN = "github-actions[bot]"
 COPILOT_REVIEWER_LOGIN = "copilot-pull-request-reviewer[bot]"
 ACTIONS_APP = {"id": 15368, "slug": "github-actions", "name": "GitHub Actions"}
 GHES_PREFIX = "/api/v3"
+# How long `will_stall` waits for a stalled attempt to reach the server: a bound only, never a
+# figure (the wait ends as soon as the server thread takes the request).
+STALL_WAIT = 60.0
 DOCS = "https://docs.github.com/rest"
 EPOCH = datetime(2026, 1, 5, 9, 0, 0, tzinfo=UTC)
 
@@ -286,6 +289,8 @@ class FakeGitHub:
         self._arrival_branch: dict[str, str] = {}  # the branch the commit was first pushed to
         self._timelines: dict[int, list[dict[str, Any]]] = {}  # `GET issues/{n}/timeline`
         self._faults: list[Fault] = []
+        self._stalls: list[Fault] = []  # "timeout" faults promised to attempts not yet received
+        self._stalled = threading.Condition(self._lock)
         self._code_scanning = CodeScanningState()
         self._hooks: list[Callable[[FakeGitHub, RecordedRequest], None]] = []
         self._before_hooks: list[Callable[[str, str], None]] = []
@@ -1057,23 +1062,36 @@ class FakeGitHub:
         for hook in hooks:
             hook(method, path)
 
-    def will_stall(self, method: str, url: str) -> bool:
-        """Whether the next request `method url` meets an injected "timeout" fault."""
+    def will_stall(self, method: str, url: str, body: Any = None) -> bool:
+        """Whether the request about to be sent, `method url` with JSON `body`, meets an injected
+        "timeout" fault: the first fault it matches, as the fake will take it. A yes reserves
+        that fault for this very attempt (the stall is spent when asked, not when the server
+        thread gets to it), so a retry is never told to stall for it again. Before answering it
+        waits (bounded) until every stall promised to an earlier attempt has reached the fake:
+        a late server thread can then never hand this attempt the stall meant for the last one,
+        and the answer does not depend on thread scheduling."""
         split = urlsplit(url)
         raw_path = split.path + (f"?{split.query}" if split.query else "")
-        with self._lock:
-            for fault in self._faults:
-                if fault.method in ("*", method.upper()) and fault.pattern.search(raw_path):
-                    return fault.action == "timeout"
-        return False
+        with self._stalled:
+            if not self._stalled.wait_for(lambda: not self._stalls, timeout=STALL_WAIT):
+                self._stalls.clear()  # never sent: nothing will take them
+            fault = self._matching_fault(method.upper(), raw_path, body)
+            if fault is None or fault.action != "timeout":
+                return False
+            self._spend(fault)
+            self._stalls.append(fault)
+            return True
 
-    def timeouts(self, stalled: float = 0.1, answered: float = 60.0) -> Callable[[str, str], float]:
+    def timeouts(
+        self, stalled: float = 0.1, answered: float = 60.0
+    ) -> Callable[[str, str, Any], float]:
         """A gateway's per-request timeout (`PyGithubGateway(timeout=fake.timeouts())`): short
-        only for a request this fake will stall, generous for every other one, so that a loaded
-        machine never turns a slow answer into a timeout, a retry and a different count."""
+        only for a request this fake will stall (`will_stall`), generous for every other one, so
+        that a loaded machine never turns a slow answer into a timeout, a retry and a different
+        count."""
 
-        def pick(method: str, url: str) -> float:
-            return stalled if self.will_stall(method, url) else answered
+        def pick(method: str, url: str, body: Any = None) -> float:
+            return stalled if self.will_stall(method, url, body) else answered
 
         return pick
 
@@ -1137,17 +1155,31 @@ class FakeGitHub:
             "x-ratelimit-resource": "core",
         }
 
-    def _take_fault(self, method: str, raw_path: str, body: Any = None) -> Fault | None:
+    @staticmethod
+    def _matches(fault: Fault, method: str, raw_path: str, body: Any) -> bool:
         query = str(body.get("query", "")) if isinstance(body, dict) else ""
-        for fault in self._faults:
-            if fault.query_contains is not None and fault.query_contains not in query:
-                continue
-            if fault.method in ("*", method) and fault.pattern.search(raw_path):
-                fault.times -= 1
-                if fault.times <= 0:
-                    self._faults.remove(fault)
+        if fault.query_contains is not None and fault.query_contains not in query:
+            return False
+        return fault.method in ("*", method) and bool(fault.pattern.search(raw_path))
+
+    def _matching_fault(self, method: str, raw_path: str, body: Any) -> Fault | None:
+        return next((f for f in self._faults if self._matches(f, method, raw_path, body)), None)
+
+    def _spend(self, fault: Fault) -> None:
+        fault.times -= 1
+        if fault.times <= 0:
+            self._faults.remove(fault)
+
+    def _take_fault(self, method: str, raw_path: str, body: Any = None) -> Fault | None:
+        for fault in self._stalls:  # reserved by `will_stall` for a request already sent
+            if self._matches(fault, method, raw_path, body):
+                self._stalls.remove(fault)
+                self._stalled.notify_all()
                 return fault
-        return None
+        fault = self._matching_fault(method, raw_path, body)
+        if fault is not None:
+            self._spend(fault)
+        return fault
 
     def _fault_reply(self, fault: Fault) -> Reply:
         if fault.action is not None:
