@@ -997,6 +997,12 @@ class FakeGitHub:
         with self._lock:
             return self._rate_remaining
 
+    @property
+    def rate_limit_reset(self) -> int:
+        """The epoch second `x-ratelimit-reset` names."""
+        with self._lock:
+            return self._rate_reset
+
     # ---------------------------------------------------------------- faults, hooks
     def inject(
         self,
