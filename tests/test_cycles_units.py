@@ -737,19 +737,25 @@ def test_a_command_whose_binding_was_dropped_is_void_not_rebound() -> None:
     assert [a.title for a in v.accepted] == ["Null deref"]  # type: ignore[attr-defined]
 
 
-def test_a_command_binds_to_the_sticky_revision_its_author_saw() -> None:
-    t1, t2, t3 = (datetime(2026, 1, 5, 9, m, tzinfo=UTC) for m in (1, 2, 3))
+def shifted_f2(t1: datetime) -> tuple[list[RawComment], History, str, str]:
+    """Two advisory findings, then a push adds a critical one and the F ids shift: the comments,
+    the record after the second verdict (published at `t1`), and F2's title then and now."""
     a = codex_inline(1, "a.py", HEAD1, "Alpha problem", badge="P2")
     b = codex_inline(2, "b.py", HEAD1, "Beta problem", badge="P2")
     first = [a, b, codex_review(HEAD1)]
     v1, h1 = judge(first, ctx(None), HEAD1)
     f2_then = next(f.title for f in v1.advisory if f.id == "F2")  # type: ignore[attr-defined]
-    # A push adds a critical finding: the F ids shift. mona typed her command (at t2) while
-    # the sticky still showed the first revision (written at t1); the new one is from t3.
-    c = codex_inline(3, "c.py", HEAD2, "Gamma crash", badge="P1")
-    second = [*first, c, codex_review(HEAD2, 501)]
+    second = [*first, codex_inline(3, "c.py", HEAD2, "Gamma crash"), codex_review(HEAD2, 501)]
     v2, h2 = judge(second, ctx(h1, revision_time=t1), HEAD2)
     f2_now = next(f.title for f in [*v2.critical, *v2.advisory] if f.id == "F2")  # type: ignore[attr-defined]
+    return second, h2, f2_then, f2_now
+
+
+def test_a_command_binds_to_the_sticky_revision_its_author_saw() -> None:
+    t1, t2, t3 = (datetime(2026, 1, 5, 9, m, tzinfo=UTC) for m in (1, 2, 3))
+    # A push adds a critical finding: the F ids shift. mona typed her command (at t2) while
+    # the sticky still showed the first revision (written at t1); the new one is from t3.
+    second, h2, f2_then, f2_now = shifted_f2(t1)
     assert f2_now != f2_then and [r.t for r in h2.revisions] == [t1.isoformat()]
     perms = {"mona": "maintain"}
     typed = human(9, "/review-coordinator accept F2 wontfix: known", login="mona", created_at=t2)
@@ -771,14 +777,7 @@ def test_a_command_in_the_same_second_as_a_revision_binds_to_the_one_before() ->
     """Issue 28: GitHub's times have one-second resolution; a command created in the second a
     revision was published was typed while the previous one was on screen."""
     t1, t3 = (datetime(2026, 1, 5, 9, m, tzinfo=UTC) for m in (1, 3))
-    a = codex_inline(1, "a.py", HEAD1, "Alpha problem", badge="P2")
-    b = codex_inline(2, "b.py", HEAD1, "Beta problem", badge="P2")
-    first = [a, b, codex_review(HEAD1)]
-    v1, h1 = judge(first, ctx(None), HEAD1)
-    f2_then = next(f.title for f in v1.advisory if f.id == "F2")  # type: ignore[attr-defined]
-    second = [*first, codex_inline(3, "c.py", HEAD2, "Gamma crash"), codex_review(HEAD2, 501)]
-    v2, h2 = judge(second, ctx(h1, revision_time=t1), HEAD2)
-    f2_now = next(f.title for f in [*v2.critical, *v2.advisory] if f.id == "F2")  # type: ignore[attr-defined]
+    second, h2, f2_then, f2_now = shifted_f2(t1)
     perms = {"mona": "maintain"}
     tie = human(9, "/review-coordinator accept F2 wontfix: known", login="mona", created_at=t3)
     v3, h3 = judge([*second, tie], ctx(h2, revision_time=t3, perms=perms), HEAD2)
@@ -792,6 +791,31 @@ def test_a_command_in_the_same_second_as_a_revision_binds_to_the_one_before() ->
     # The bound command keeps the revision it answered in the record, run after run.
     again, _ = judge([*second, tie], ctx(h3, revision_time=t3, perms=perms), HEAD2)
     assert [x.revision for x in again.accepted] == [t1.isoformat()]  # type: ignore[attr-defined]
+
+
+def test_a_reply_naming_an_f_id_means_the_revision_its_author_saw() -> None:
+    """Issue 28: a reply outside a thread binds by the rule commands follow."""
+    t1, t2, t3 = (datetime(2026, 1, 5, 9, m, tzinfo=UTC) for m in (1, 2, 3))
+    second, h2, f2_then, f2_now = shifted_f2(t1)
+
+    def awaiting(v: object) -> list[str]:
+        found = [*v.critical, *v.advisory]  # type: ignore[attr-defined]
+        return [f.title for f in found if f.status == "awaiting_decision"]
+
+    typed = human(9, "won't fix F2, see the ADR", created_at=t2)
+    v3, h3 = judge([*second, typed], ctx(h2, revision_time=t3), HEAD2)
+    assert awaiting(v3) == [f2_then]
+    # The binding is kept: later runs agree whatever F2 names by then.
+    again, _ = judge([*second, typed], ctx(h3, revision_time=t3), HEAD2)
+    assert awaiting(again) == [f2_then]
+    # Control: typed after the new revision (or in its second's successor), today's F2.
+    later = typed.model_copy(update={"created_at": t3 + timedelta(seconds=1), "id": 10})
+    v4, _ = judge([*second, later], ctx(h2, revision_time=t3), HEAD2)
+    assert awaiting(v4) == [f2_now]
+    # That revision gone from the record: the reply answers nothing, never today's F2.
+    cut = h2.model_copy(update={"revisions": []})
+    v5, _ = judge([*second, typed], ctx(cut, revision_time=t3), HEAD2)
+    assert awaiting(v5) == []
 
 
 def test_a_bot_comment_edited_by_someone_else_gates_at_its_first_read_level() -> None:

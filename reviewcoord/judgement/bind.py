@@ -47,9 +47,10 @@ def _thread_roots(kept: Sequence[Finding], rec: Mapping[str, Entry]) -> dict[int
 def bind_replies(
     kept: Sequence[Finding], comments: Sequence[RawComment], ctx: CycleContext, out: Bound
 ) -> None:
+    """A reply in a finding's thread answers that finding; elsewhere, the F ids it names are
+    those of the sticky revision its author saw (`revision_seen`, as for a command)."""
     record = ctx.record
     rec = {e.stable_id: e for e in record.findings} if record else {}
-    fid_map = record.fid_map() if record else {}
     roots = _thread_roots(kept, rec)
     newest: dict[str, int] = {}
     for r in harvest_replies(comments, ctx.own_login):
@@ -59,7 +60,9 @@ def bind_replies(
             if r.thread_root is not None and r.thread_root in roots:
                 targets = [roots[r.thread_root]]
             else:
-                targets = [s for fid in r.fids for s in fid_map.get(fid, [])]
+                seen = revision_seen(r.comment, ctx)
+                fids = seen[0] if seen is not None else {}
+                targets = [s for fid in r.fids for s in fids.get(fid, [])]
             if not targets:
                 continue
             out.refs[key] = targets
