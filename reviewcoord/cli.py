@@ -19,7 +19,7 @@ import argparse
 import difflib
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from reviewcoord import __version__
@@ -200,14 +200,14 @@ def _cli_inputs(args: argparse.Namespace) -> dict[str, object]:
     }
 
 
-def expected_for_replay(settings: Settings, seen: Mapping[BotKey, int]) -> list[BotKey]:
-    """`auto` in a replay = the known bots that wrote anything in the snapshot (every known bot
+def expected_for_replay(settings: Settings, seen: Collection[BotKey]) -> list[BotKey]:
+    """`auto` in a replay = the known bots the snapshot shows reviewing (every known bot
     if none: an empty expected set must never mean an instant `go`) plus any named explicitly, and
     every `require-bots` bot. Reviewers only, as live (`resolve.resolve_expected`)."""
     named = {*settings.explicit_expected, *settings.require_bots}
     if not settings.auto_expected:
         return [b for b in reviewer_keys() if b in named]
-    found = [b for b in reviewer_keys() if seen.get(b)] or list(reviewer_keys())
+    found = [b for b in reviewer_keys() if b in seen] or list(reviewer_keys())
     return [b for b in reviewer_keys() if b in found or b in named]
 
 
@@ -287,7 +287,7 @@ def _judge_snapshot(
         head_sha=snap.pull.head_sha,
         cycle=settings.cycle or 1,
         settle="none",
-        expected=expected_for_replay(settings, ingested.seen),
+        expected=expected_for_replay(settings, ingested.reviewing),
         group_window=settings.group_window,
         severity_overrides=settings.severity,
         required=settings.required,

@@ -193,7 +193,7 @@ class Evaluation:
             self.gateway,
             first.pull,
             self.log,
-            list(first.ingested.seen),
+            sorted(first.ingested.reviewing),
             cycles.recorded_expected(first.pull.head_sha),
         )
         return first

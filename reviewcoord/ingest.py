@@ -42,6 +42,7 @@ from reviewcoord.bots import (
     is_source,
     parse_comment,
     reviewer_keys,
+    shows_reviewing,
 )
 from reviewcoord.bots.checks import EvidenceContext, Said
 from reviewcoord.edits import OwnText
@@ -72,8 +73,12 @@ class Ingested:
     bots: dict[BotKey, BotStatus]
     unknown_bots: list[str]
     parse_notes: list[ParseNote]
-    # How many comments each bot wrote (any commit): `expected-bots: auto` and logs use it.
+    # How many comments each bot wrote (any commit): which bots the verdict shows, and logs.
     seen: dict[BotKey, int] = field(default_factory=dict)
+    # The bots this PR shows reviewing (any commit): a comment its profile reads as a review
+    # signal, or an unreadable one (fail closed: it may be a review), or its own check: what
+    # `expected-bots: auto` counts here — never a noise comment (bots.shows_reviewing).
+    reviewing: frozenset[BotKey] = frozenset()
     # Authors who are not the reviewer their login spells (a user account `claude`): login →
     # the bot key it imitates. Their comments are a person's; the sticky names them once.
     impostors: dict[str, BotKey] = field(default_factory=dict)
@@ -245,6 +250,7 @@ class _Tally:
     notes: list[ParseNote] = field(default_factory=list)
     unknown: set[str] = field(default_factory=set)
     seen: dict[BotKey, int] = field(default_factory=dict)
+    reviewing: set[BotKey] = field(default_factory=set)
     signals: dict[BotKey, list[_Signal]] = field(default_factory=dict)
     withdrawals: list[tuple[BotKey, RawComment, int]] = field(default_factory=list)
     impostors: dict[str, BotKey] = field(default_factory=dict)
@@ -327,6 +333,8 @@ def _parse(
     marks only from a comment nobody but the bot edited."""
     tally.seen[bot] = tally.seen.get(bot, 0) + 1
     parsed = parse_comment(bot, comment, table)
+    if shows_reviewing(parsed) or parsed.unreadable:
+        tally.reviewing.add(bot)
     own = _own(comment, edits)
     tally.findings.extend(parsed.findings)
     tally.withdrawn.extend((f, parsed.withdrawn) for f in parsed.withdrawn_findings)
@@ -433,6 +441,7 @@ def ingest(
         unknown_bots=sorted(tally.unknown),
         parse_notes=sorted(tally.notes, key=lambda n: (n.bot, n.url, n.note)),
         seen=tally.seen,
+        reviewing=frozenset(tally.reviewing),
         impostors=dict(sorted(tally.impostors.items())),
         reviewed_at=tally.reviewed_at,
         unreadable=frozenset(tally.unreadable),
@@ -471,6 +480,7 @@ def _apply_evidence(
         tally.notes.extend(result.notes)
         if result.seen:
             tally.seen[bot] = tally.seen.get(bot, 0) + result.seen
+            tally.reviewing.add(bot)
         if result.findings is not None:
             rest = [f for f in findings if f.bot != bot]
             findings = [*rest, *REGISTRY.levelled(result.findings, table)]

@@ -133,6 +133,11 @@ class ParsedComment(Frozen):
     withdrawn_findings: tuple[Finding, ...] = ()
     # The review effort the bot says it used ("Lite", "Balanced", "Max": Copilot), if any.
     effort: str = ""
+    # A failed or skipped notice that says the bot has no budget here (quota, usage limit,
+    # credits, billing, a paused subscription) or is not set up or disabled: asking it again
+    # would spend what is not there, or could not help. Decided by the profile where the notice
+    # is parsed; `rerequest: true` reads this flag, never the detail's words.
+    no_budget: bool = False
 
 
 class BotStatus(Frozen):

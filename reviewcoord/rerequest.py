@@ -3,17 +3,18 @@ review it has not given the head — once per head and bot, whichever run asks.
 
 A bot is due when it has not started on the head by its pack's timeout (`fast-timeout` for
 the fast pack, `full-timeout` for the slow one, counted from the start of the run's settle),
-or when it `failed` on the head with an error that is not a quota, credit or billing one.
-Never for a bot that posted such a notice anywhere on the PR (asking again spends what is
-not there), never for a bot whose profile documents no way to ask (docs/bot-formats.md
-§ Re-requesting), never on a closed or draft PR; and the writes go through the run's
-`WriteGuard`, so a read-only token (a fork PR) asks nothing. What was asked is kept in the
-record (`History.asked`), so no later run asks the same bot for the same head again.
+or when it `failed` on the head. Never for a bot that posted a quota, usage-limit, credit,
+billing or set-up notice anywhere on the PR (asking again spends what is not there): its
+profile marks such a notice where it parses it (`ParsedComment.no_budget`), and that flag is
+all this module reads — never the notice's words. Never for a bot whose profile documents
+no way to ask (docs/bot-formats.md § Re-requesting), never on a closed or draft PR; and the
+writes go through the run's `WriteGuard`, so a read-only token (a fork PR) asks nothing.
+What was asked is kept in the record (`History.asked`), so no later run asks the same bot
+for the same head again.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,14 +24,6 @@ from reviewcoord.github.gateway import Gateway
 from reviewcoord.history import MAX_ASKED, Asked, History
 from reviewcoord.model import BotKey, RawComment
 
-# Our own detail strings for a failed run (the profiles' `failed(...)` details) that mean the
-# bot has no budget left, or is not set up: asking again would not help, or would spend the
-# user's credits.
-_NO_BUDGET = re.compile(
-    r"usage limit|quota|credit|billing|spend|free trial|rate limit|plan limit|payment"
-    r"|not set up|not enabled|disabled",
-    re.I,
-)
 # The hidden line our trigger comments carry, so that a person (or a tool) can tell them apart.
 ASK_MARKER = "<!-- review-coordinator-rerequest -->"
 HOW_REVIEWERS = "requested_reviewers"
@@ -43,10 +36,6 @@ class Due:
     why: str
 
 
-def no_budget(detail: str) -> bool:
-    return bool(_NO_BUDGET.search(detail))
-
-
 def can_ask(bot: BotKey) -> bool:
     profile = REGISTRY.get(bot)
     return profile is not None and bool(profile.trigger or profile.review_login)
@@ -57,14 +46,15 @@ def asked_before(asked: Iterable[Asked], bot: BotKey, head: str) -> bool:
 
 
 def quota_noticed(bot: BotKey, comments: Iterable[RawComment]) -> bool:
-    """Whether `bot` said, on any head of the PR, that it has no quota, credit or budget left."""
+    """Whether `bot` said, on any head of the PR, that it has no quota, credit or budget left
+    (or is not set up): a notice its profile marks `no_budget`."""
     profile = REGISTRY.get(bot)
     if profile is None:
         return False
     for c in comments:
         if c.author_login.casefold() in profile.logins:
             parsed = parse_comment(bot, c)
-            if parsed.kind in ("failed", "skipped") and no_budget(parsed.detail):
+            if parsed.kind in ("failed", "skipped") and parsed.no_budget:
                 return True
     return False
 
@@ -88,13 +78,14 @@ def due(
     done: Collection[BotKey],
 ) -> list[Due]:
     """The expected bots to ask now: `states` is bot → (state, detail) on the head; `done` the
-    bots asked for this head already or never to be asked (a quota notice)."""
+    bots asked for this head already. A bot that noticed a budget stop is dropped by the
+    caller (`quota_noticed`, over the PR's comments)."""
     out: list[Due] = []
     for bot in expected:
         if bot in done or not can_ask(bot):
             continue
         state, detail = states.get(bot, ("not_seen", ""))
-        if state == "failed" and not no_budget(detail):
+        if state == "failed":
             said = " ".join((detail or "an error").split())[:WHY_DETAIL]  # the bot's words
             out.append(Due(bot, f"it could not review `{head[:7]}`: {said}"))
         elif state == "not_seen" and elapsed >= timing.timeout(bot):

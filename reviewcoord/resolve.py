@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from reviewcoord import config_text
 from reviewcoord.actions_io import Log
-from reviewcoord.bots import bot_for_author, reviewer_keys
+from reviewcoord.bots import reviewer_keys, reviewing_in
 from reviewcoord.bots.declared import rest_login
 from reviewcoord.config import Settings, build_settings, parse_config_file
 from reviewcoord.errors import ConfigError
@@ -211,10 +211,14 @@ def resolve_expected(
     on_this_pr: Sequence[BotKey],
     recorded: Sequence[BotKey] | None = None,
 ) -> list[BotKey]:
-    """`auto`: the known bots seen in the repository's recent comments or on this PR, plus any
-    named. None seen: none expected — a bot is waited for only once it has posted on the
-    repository (or is named), so a first run never waits out the timeouts for reviewers that
-    are not installed; the sticky says so and how to name them (`auto_note`). Reviewers only:
+    """`auto`: the known bots seen reviewing in the repository's recent comments or on this PR
+    (`on_this_pr`: Ingested.reviewing), plus any named. Seen reviewing: a comment by the bot's
+    login and account type that its profile reads as a review signal — a finding, a verdict, a
+    run state — never a noise comment of the same login (Devin's coding agent, Graphite's merge
+    queue log); on this PR an unreadable one counts too (fail closed). None seen: none
+    expected — a bot is waited for only once it has reviewed on the repository (or is named),
+    so a first run never waits out the timeouts for reviewers that are not installed; the
+    sticky says so and how to name them (`auto_note`). Reviewers only:
     a source (code scanning) is read, never expected or waited for.
     (The repository-wide lists hold inline and conversation comments, not review bodies, so a
     bot that only ever left clean reviews is found through this PR's own reviews.)
@@ -228,9 +232,7 @@ def resolve_expected(
     elif settings.auto_expected:
         found = set(on_this_pr)
         if not set(reviewer_keys()) <= found:
-            authors = gateway.recent_comment_authors()
-            seen = {bot_for_author(login, kind) for login, kind in authors}
-            found |= {b for b in seen if b is not None}
+            found |= reviewing_in(gateway.recent_comments())
         if found:
             log.info(
                 f"expected-bots auto: seen on this repository recently: {', '.join(sorted(found))}"

@@ -261,3 +261,19 @@ def test_withdrawal_words_quoted_in_code_are_no_withdrawal() -> None:
     )
     parsed = parse_comment("macroscope", raw.model_copy(update={"body": fenced}))
     assert parsed.findings and not parsed.withdrawn
+
+
+@pytest.mark.parametrize("chip", ["Critical", "Minor", "Blocker", ""])
+def test_attack_a_codeant_level_chip_never_seen_is_unread_not_a_quiet_medium(chip: str) -> None:
+    """Only `Major` is in a real CodeAnt body: another chip (or none) is a layout not seen — a
+    `Critical` read as `medium` would turn a blocker advisory. Loud: unreadable, no finding."""
+    finding = real("N5_codeant_cc1745_inline_major")
+    major = "🟠 `Major`"
+    assert major in finding.body
+    swapped = finding.body.replace(major, f"🔴 `{chip}`" if chip else "")
+    parsed = parse_comment("codeant", finding.model_copy(update={"body": swapped}))
+    assert parsed.unreadable and parsed.findings == () and parsed.kind == "noise"
+    assert f"level chip `{chip or 'Occurrence: Rarely'}`" in (parsed.parse_note or "")
+    # control: the real body, `Major`, is a finding at `medium`
+    (real_finding,) = parse_comment("codeant", finding).findings
+    assert real_finding.severity == "medium" and real_finding.severity_raw == "Major"

@@ -368,10 +368,11 @@ def test_other_reads(gh: FakeGitHub, gw: PyGithubGateway) -> None:
     gh.add_review_comment(7, login="coderabbitai[bot]", body="x", path="a", line=1)
     gh.add_issue_comment(7, login="alice", body="x", user_type="User")
     gh.add_issue_comment(7, login="chatgpt-codex-connector[bot]", body="y")
-    assert gw.recent_comment_authors() == [
-        ("coderabbitai[bot]", "Bot"),
-        ("chatgpt-codex-connector[bot]", "Bot"),
-        ("alice", "User"),
+    recent = gw.recent_comments()
+    assert [(c.author_login, c.author_type, c.endpoint, c.body) for c in recent] == [
+        ("coderabbitai[bot]", "Bot", "review_comment", "x"),
+        ("chatgpt-codex-connector[bot]", "Bot", "issue_comment", "y"),
+        ("alice", "User", "issue_comment", "x"),
     ]
     assert gh.request_log()[-1].path == (
         "/repos/octo/app/issues/comments?direction=desc&per_page=100&sort=created"

@@ -105,7 +105,8 @@ def test_read_poll_contract() -> None:
         assert gw.whoami() is None
         assert gw.get_file(".github/reviewcoord.yml", "main") == b"expected-bots: auto\n"
         assert gw.get_file("nope.yml", "main") is None
-        assert ("coderabbitai[bot]", "Bot") in gw.recent_comment_authors()
+        recent = gw.recent_comments()
+        assert ("coderabbitai[bot]", "Bot") in {(c.author_login, c.author_type) for c in recent}
 
 
 def test_publish_contract() -> None:

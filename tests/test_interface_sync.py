@@ -111,6 +111,18 @@ def test_documented_defaults_agree() -> None:
     assert inputs["config"]["default"] == INTERFACE["config"]
 
 
+def test_expected_bots_names_every_built_in_reviewer_key() -> None:
+    """action.yml's `expected-bots` lists the registry's reviewer keys, in its order: a new
+    profile fails here until its key is named."""
+    from reviewcoord.bots import reviewer_keys
+
+    inputs = action()["inputs"]
+    assert isinstance(inputs, dict)
+    text = " ".join(inputs["expected-bots"]["description"].split())
+    listed = text[text.index("(") + 1 : text.index(", or a reviewer")].split(", ")
+    assert listed == list(reviewer_keys())
+
+
 def test_config_file_keys_are_input_names_plus_section_7() -> None:
     aliases = {f.alias or k for k, f in Settings.model_fields.items()}
     assert aliases == (set(INTERFACE) - PER_RUN) | {

@@ -10,7 +10,7 @@ silently drop a blocker.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from reviewcoord.bots import (
     claude,
@@ -67,6 +67,8 @@ __all__ = [
     "rerequest_hint",
     "resolve_bot_name",
     "reviewer_keys",
+    "reviewing_in",
+    "shows_reviewing",
 ]
 
 
@@ -119,6 +121,27 @@ def bot_pr_skip(bot: BotKey) -> str | None:
     """Why this bot never reviews a PR opened by a bot account, if it does not."""
     profile = REGISTRY.get(bot)
     return profile.skips_bot_prs if profile is not None else None
+
+
+def shows_reviewing(parsed: ParsedComment) -> bool:
+    """Whether a bot's comment, as its profile reads it, is a review signal: a finding, a
+    verdict or a run state (working, failed, skipped) — never noise (a merge-queue log, a
+    coding agent's greeting) nor an unreadable body. `expected-bots: auto` counts a bot seen on
+    the repository only from such a comment (reviewcoord/resolve.py)."""
+    return bool(parsed.findings) or (parsed.kind != "noise" and not parsed.unreadable)
+
+
+def reviewing_in(comments: Iterable[RawComment]) -> set[BotKey]:
+    """The known reviewers whose own comments among `comments` show them reviewing (identity:
+    login and account type; then `shows_reviewing`). Sources are never among them."""
+    out: set[BotKey] = set()
+    for c in comments:
+        bot = bot_for_author(c.author_login, c.author_type)
+        if bot is None or bot in out or is_source(bot):
+            continue
+        if shows_reviewing(parse_comment(bot, c)):
+            out.add(bot)
+    return out
 
 
 def parse_comment(

@@ -357,6 +357,7 @@ def _notice(body: str, opening: str) -> ParsedComment | None:
         return failed(
             f"code review skipped: {why}" if why else "code review skipped",
             "claude code review skipped (notice)",
+            no_budget=True,
         )
     return None
 

@@ -43,8 +43,9 @@ _SKIPPING = re.compile(r"^Skipping CodeAnt AI review\b", re.I)
 _SHA = re.compile(r"[0-9a-f]{40}")
 _SCAN = 8000
 
-# Its level as its first chip writes it: only `Major` is seen in a real body. Another word is a
-# label not seen: `medium`, like any unrecognised label (docs/severity.md), never critical.
+# Its level as its first chip writes it: only `Major` is seen in a real body. Another chip (a
+# `Critical` would be read as advisory if guessed), or none, is a layout not seen: the comment
+# is unread, loudly — the bot `unreadable` on its head, never a quiet `medium`.
 SEVERITY: dict[str, Level] = {"major": "medium"}
 
 
@@ -56,6 +57,9 @@ def _finding(comment: RawComment, body: str, opening: str) -> ParsedComment:
     line = assessment.group("chips") if assessment else ""
     chips = [c.group("chip").strip() for c in _CHIP.finditer(line)]
     label = chips[0] if chips else None
+    if label is None or plain_label(label) not in SEVERITY:
+        seen = f"level chip `{label[:40]}`" if label else "no level chip"
+        return unread(KEY, comment, f"codeant finding with {seen} (only `Major` seen)")
     gist = first_sentence(paragraph)
     if len(chips) > 1:
         gist = f"[{' · '.join(chips[1:])}] {gist}"

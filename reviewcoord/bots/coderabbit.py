@@ -95,6 +95,7 @@ NOTICES = (
         re.compile(r"[^\n]{1,200}? is on CodeRabbit Free\b", re.I),
         "skipped",
         "coderabbit free plan: summaries only",
+        no_budget=True,
     ),
 )
 
@@ -152,7 +153,7 @@ def _summary(body: str) -> ParsedComment:
         commit = _HEAD_COMMIT_ID.search(body)
         sha = commit.group("sha") if commit else None
         if "rate limited" in kinds:
-            return failed("review limit reached", "coderabbit rate limited", sha)
+            return failed("review limit reached", "coderabbit rate limited", sha, no_budget=True)
         return failed("review failed", "coderabbit review failed", sha)
     if head is not None:
         # A real review range wins over a "Review skipped" notice in the same comment.
@@ -237,7 +238,8 @@ def _limit_reply(body: str) -> ParsedComment | None:
         return None
     after = _NEXT_IN.search(words, line.start())
     when = f"; next review in {after.group('when')}" if after else ""
-    return failed(f"review limit reached (Fair Usage){when}", "coderabbit limit reply")
+    detail = f"review limit reached (Fair Usage){when}"
+    return failed(detail, "coderabbit limit reply", no_budget=True)
 
 
 # Its own signal (`reviews.review_progress`): a check run, or on older setups a commit status,

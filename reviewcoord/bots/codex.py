@@ -47,24 +47,28 @@ _REVIEWED_COMMIT = re.compile(r"\*\*Reviewed commit:\*\*[ \t]*`?(?P<sha>[0-9a-fA
 _CLEAN = re.compile(r"Codex Review:[ \t]*Did(?:n['’]t| not) find any major issues", re.I)
 _SUMMARY = re.compile(r"<!--[ \t]*codex-pull-request-review-summary|##[ \t]*Codex Review Summary")
 # Notices that Codex could not review (issue comments; FORMATS §1 "Notices"; the org-credit
-# variant N3_codex_dotfiles281_quota_credits). Each: (pattern, one-line detail).
-_FAILURE_NOTICES: tuple[tuple[re.Pattern[str], str], ...] = (
+# variant N3_codex_dotfiles281_quota_credits). Each: (pattern, one-line detail, no budget: a
+# usage, credit or set-up stop that asking again cannot lift — reviewcoord/rerequest.py).
+_FAILURE_NOTICES: tuple[tuple[re.Pattern[str], str, bool], ...] = (
     (
         re.compile(
             r"Codex usage limits have been reached|You have reached your Codex usage limits", re.I
         ),
         "usage limit reached",
+        True,
     ),
-    (re.compile(r"Credits must be used to enable", re.I), "credits are required for reviews"),
+    (re.compile(r"Credits must be used to enable", re.I), "credits are required for reviews", True),
     # "Codex Review: Something went wrong. Try again later by commenting "@codex review"." (both
     # quote styles; N5_codex_wentwrong_*): a transient error — retriable.
     (
         re.compile(r"Codex Review:[ \t]*Something went wrong\b", re.I),
         "something went wrong; retry with `@codex review`",
+        False,
     ),
     (
         re.compile(r"To use Codex here", re.I),
         "Codex is not set up for this repository (no environment or account connected)",
+        True,
     ),
     # Reported only (no real body collected): "couldn't complete this request" and similar.
     (
@@ -75,6 +79,7 @@ _FAILURE_NOTICES: tuple[tuple[re.Pattern[str], str], ...] = (
             re.I,
         ),
         "could not complete the review request",
+        False,
     ),
 )
 # A review body that wraps inline findings: the code review's (`### 💡 Codex Review`) and the
@@ -140,9 +145,9 @@ def _findings(comment: RawComment, body: str, commit: str | None) -> list[Findin
 def _failure_notice(body: str) -> ParsedComment | None:
     """A notice by its first line only (Codex opens every notice with it), never a phrase."""
     head = lead(body)
-    for pattern, detail in _FAILURE_NOTICES:
+    for pattern, detail, no_budget in _FAILURE_NOTICES:
         if pattern.match(head):
-            return failed(detail, f"codex notice: {detail}")
+            return failed(detail, f"codex notice: {detail}", no_budget=no_budget)
     return None
 
 

@@ -48,8 +48,7 @@ def strip_html_comments(text: str) -> str:
     while True:
         start = text.find("<!--", pos)
         if start < 0:
-            out.append(text[pos:])
-            break
+            return "".join([*out, text[pos:]])
         out.append(text[pos:start])
         end = text.find("-->", start + 4)
         if end < 0:  # GitHub hides everything after an unclosed comment
@@ -87,9 +86,8 @@ LEAD_SCAN = 4000
 def lead(body: str) -> str:
     """The comment's first line as its bot writes it — the framing that alone may make it a
     notice (skipped, limit, quota, error, in progress): the first line with visible text once
-    HTML comments are dropped, stripped of outer blanks, Markdown kept. Never looked past: a
-    comment that opens with a fence, a block quote or a finding has that as its lead, so a
-    phrase quoted anywhere (code, code span, quote, the finding's own text) is no framing."""
+    HTML comments are dropped, stripped, Markdown kept. Never looked past: a comment opening
+    with a fence, a quote or a finding has that as its lead, so no quoted phrase is framing."""
     for line in strip_html_comments(body[:LEAD_SCAN]).split("\n"):
         if line.strip():
             return line.strip()
@@ -339,16 +337,18 @@ def found(
     )
 
 
-def failed(detail: str, reason: str, reviewed_commit: str | None = None) -> ParsedComment:
-    """The bot says it could not review (an error, a usage or credit limit): never a finding."""
-    return ParsedComment(
-        kind="failed", reason=reason, detail=detail, reviewed_commit=reviewed_commit
-    )
+def failed(
+    detail: str, reason: str, reviewed_commit: str | None = None, *, no_budget: bool = False
+) -> ParsedComment:
+    """The bot says it could not review (an error; `no_budget`: a quota, credit or billing
+    stop, or not set up — never asked again): never a finding."""
+    said = ParsedComment(kind="failed", reason=reason, detail=detail, no_budget=no_budget)
+    return said.model_copy(update={"reviewed_commit": reviewed_commit})
 
 
-def skipped(detail: str, reason: str) -> ParsedComment:
+def skipped(detail: str, reason: str, *, no_budget: bool = False) -> ParsedComment:
     """The bot declined to review by design (disabled, a bot's PR, no reviewable files)."""
-    return ParsedComment(kind="skipped", reason=reason, detail=detail)
+    return ParsedComment(kind="skipped", reason=reason, detail=detail, no_budget=no_budget)
 
 
 def working(detail: str, reason: str, reviewed_commit: str | None = None) -> ParsedComment:

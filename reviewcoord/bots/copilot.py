@@ -160,7 +160,8 @@ def _review(comment: RawComment, body: str) -> ParsedComment:
             )
         return skipped("no files it could review", "copilot could not review any files")
     if _QUOTA.match(opening):
-        return failed("the requesting user reached their Copilot quota limit", "copilot quota")
+        detail = "the requesting user reached their Copilot quota limit"
+        return failed(detail, "copilot quota", no_budget=True)
     if copilot_v2.is_v2(body):
         return _overview_v2(comment, body)
     suppressed = _suppressed_findings(comment, body)

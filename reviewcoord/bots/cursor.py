@@ -62,6 +62,7 @@ _COULD_NOT_RUN = re.compile(
     r"Bugbot (?:couldn['’]t|could not|can['’]t|cannot) run\b[ \t:–—-]*(?P<why>[^\n.]{0,200})", re.I
 )
 _USAGE = re.compile(r"\busage limit", re.I)
+_DISABLED = re.compile(r"\bdisabled\b", re.I)
 # Bugbot does not review PRs opened by a bot account: on such a PR it is `skipped` by design.
 SKIPS_BOT_PRS = "Bugbot does not review pull requests opened by a bot"
 # How a person asks Bugbot again (shown when it did not review the head).
@@ -133,13 +134,14 @@ def _notice(head: str) -> ParsedComment | None:
     skip = _SKIP.search(head)
     if skip:
         why = plain_text(skip.group("why")) or "Bugbot skipped this PR"
-        return skipped(why, "bugbot skip notice")
+        # "Bugbot is disabled for this repository": a set-up stop, never asked again.
+        return skipped(why, "bugbot skip notice", no_budget=bool(_DISABLED.search(why)))
     could_not = _COULD_NOT_RUN.search(head)
     if could_not:
         why = plain_text(could_not.group("why")) or "Bugbot could not run"
         return failed(why, "bugbot could not run")
     if _USAGE.search(head):
-        return failed("usage limit reached", "bugbot usage-limit notice")
+        return failed("usage limit reached", "bugbot usage-limit notice", no_budget=True)
     return None
 
 

@@ -8,7 +8,8 @@ place when the comment's anchor lacks them. The review that carries them says "*
 found N (new) potential issue(s)." (a review of its commit; its count repeats the inline
 findings, counted once, there), or "## ✅ Devin Review: No Issues Found" (clean); a round-1 body
 it later prefixes with "**This report is out of date.**" is superseded, nothing more. "Starting
-Devin Review." says it is working. Its check run "Devin Review" (app `devin-ai-integration`, also
+Devin Review." says it is working. Devin's coding agent, on the same login, opens with
+"### 🤖 Devin AI Engineer": noise. Its check run "Devin Review" (app `devin-ai-integration`, also
 seen as a commit status) says how a run ended.
 """
 
@@ -43,6 +44,9 @@ _FOUND = re.compile(r"^\*\*Devin Review\*\* found (?P<n>\d{1,5}) (?:new )?potent
 _CLEAN = re.compile(r"^(?:✅[ \t]*)?Devin Review: No Issues Found\b", re.I)
 _OUTDATED = re.compile(r"^This report is out of date\.", re.I)
 _STARTING = re.compile(r"^Starting Devin Review\.?$", re.I)
+# Devin's coding agent posts from the same App login, opening with its own heading
+# (N5_devin_tindocs1_agent): not a review — noise, and never a sign Devin Review runs here.
+_AGENT = re.compile(r"^#{1,6}[ \t]*🤖[ \t]*Devin AI Engineer[ \t]*$")
 
 # Its top tier is the red bug; a yellow bug is its second; a flag (🚩) asks a person to look,
 # not to fix (docs/severity.md). Another mark is a layout not seen: unread, loudly.
@@ -99,6 +103,8 @@ def parse(comment: RawComment) -> ParsedComment:
     head = _HEAD.match(opening)
     if head is not None and comment.endpoint == "review_comment":
         return _finding(comment, body, head)
+    if comment.endpoint == "issue_comment" and _AGENT.match(opening):
+        return noise("devin coding agent (not a review)")
     said = plain_text(notice_lead(body))
     if comment.endpoint == "review" and _FOUND.match(opening):
         return ParsedComment(kind="reviewed", reason="devin review (findings inline)")

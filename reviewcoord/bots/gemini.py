@@ -59,6 +59,7 @@ NOTICES = (
         "skipped",
         "gemini consumer sunset",
         SUNSET_ADVICE,
+        no_budget=True,
     ),
     Notice(
         re.compile(r"Gemini is unable to generate a review for this pull request\b", re.I),
@@ -139,7 +140,7 @@ def parse(comment: RawComment) -> ParsedComment:
     if notice is not None:
         return notice
     if _QUOTA.search(lead(head)):
-        return failed("daily quota limit reached", "gemini quota notice")
+        return failed("daily quota limit reached", "gemini quota notice", no_budget=True)
     words = own_words(head)  # run states are Gemini's own words, never what it quotes
     if _SUMMARY.search(words) and _REVIEWING.search(words):
         return working("Gemini is reviewing", "gemini summary: currently reviewing")

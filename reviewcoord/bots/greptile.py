@@ -49,9 +49,13 @@ NOTICES = (
         ),
         "failed",
         "greptile trial credit limit",
+        no_budget=True,
     ),
     Notice(
-        re.compile(r"Your (?:free )?trial has (?:ended|expired)", re.I), "failed", "greptile trial"
+        re.compile(r"Your (?:free )?trial has (?:ended|expired)", re.I),
+        "failed",
+        "greptile trial",
+        no_budget=True,
     ),
     Notice(
         re.compile(r"Too many files changed for review", re.I), "skipped", "greptile file limit"

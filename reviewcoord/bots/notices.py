@@ -52,12 +52,14 @@ class Notice:
     """One notice a bot frames its comment with, and the run state it means: `failed` (error,
     quota, credits, billing), `skipped` (sunset, plan, too many files, skip rules) or `noise` (a
     warning or an advertisement that reports nothing). `detail` empty: the bot's own first
-    sentence is the detail shown."""
+    sentence is the detail shown. `no_budget`: a quota, credit, billing or plan stop — asking
+    the bot again would not help (reviewcoord/rerequest.py reads the flag)."""
 
     pattern: re.Pattern[str]
     state: Literal["failed", "skipped", "noise"]
     reason: str
     detail: str = ""
+    no_budget: bool = False
 
 
 NOTICE_MAX = 160  # the sticky shows a bot's detail up to this many characters
@@ -72,9 +74,9 @@ def read_notice(body: str, notices: Sequence[Notice]) -> ParsedComment | None:
             own = said if len(said) <= NOTICE_MAX else first_sentence(said)
             detail = notice.detail.replace("{own}", first_sentence(said)) if notice.detail else own
             if notice.state == "failed":
-                return failed(detail, notice.reason)
+                return failed(detail, notice.reason, no_budget=notice.no_budget)
             if notice.state == "skipped":
-                return skipped(detail, notice.reason)
+                return skipped(detail, notice.reason, no_budget=notice.no_budget)
             return noise(notice.reason)
     return None
 

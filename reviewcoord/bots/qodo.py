@@ -45,7 +45,10 @@ NOTICES = (
     # in bold, opening with "ⓘ ". Billing, like a credit limit: `failed` (docs/bot-formats.md
     # § Qodo) — never `skipped`, which is a refusal by design that no payment changes.
     Notice(
-        re.compile(r"(?:ⓘ[ \t]*)?Qodo reviews are paused\b", re.I), "failed", "qodo reviews paused"
+        re.compile(r"(?:ⓘ[ \t]*)?Qodo reviews are paused\b", re.I),
+        "failed",
+        "qodo reviews paused",
+        no_budget=True,
     ),
     Notice(
         re.compile(r"(?:ⓘ[ \t]*)?You are approaching your monthly quota for Qodo", re.I),
@@ -56,6 +59,7 @@ NOTICES = (
         re.compile(r"Qodo Merge has reached your monthly usage limit", re.I),
         "failed",
         "qodo monthly usage limit",
+        no_budget=True,
     ),
 )
 _REVIEW_HEADING = re.compile(r"<h3>[ \t]{0,10}Code Review by Qodo[ \t]{0,10}</h3>", re.I)

@@ -76,8 +76,8 @@ class DryRunGateway:
     def sweep_stickies(self, since: datetime) -> Iterator[SweepPage]:
         return self.inner.sweep_stickies(since)
 
-    def recent_comment_authors(self) -> list[tuple[str, str]]:
-        return self.inner.recent_comment_authors()
+    def recent_comments(self) -> list[RawComment]:
+        return self.inner.recent_comments()
 
     def list_check_suites(self, sha: str) -> list[CheckSuiteRef]:
         return self.inner.list_check_suites(sha)

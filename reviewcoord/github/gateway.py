@@ -265,9 +265,10 @@ class Gateway(Protocol):
         page (the newest). Bodies are cut to their first two lines (marker and record)."""
         ...
 
-    def recent_comment_authors(self) -> list[tuple[str, str]]:
-        """(login, type) of the authors of the repository's most recent review comments and
-        issue comments (one page of each, newest first): used for `expected-bots: auto`."""
+    def recent_comments(self) -> list[RawComment]:
+        """The repository's most recent review comments and issue comments (one page of each,
+        newest first), bodies and authors: `expected-bots: auto` counts a bot seen here only
+        from one its profile reads as a review (reviewcoord/resolve.py)."""
         ...
 
     def list_check_suites(self, sha: str) -> list[CheckSuiteRef]:

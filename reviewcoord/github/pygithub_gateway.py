@@ -138,8 +138,8 @@ class PyGithubGateway:
     def sweep_stickies(self, since: datetime) -> Iterator[SweepPage]:
         return self._reads.sweep_stickies(since)
 
-    def recent_comment_authors(self) -> list[tuple[str, str]]:
-        return self._reads.recent_comment_authors()
+    def recent_comments(self) -> list[RawComment]:
+        return self._reads.recent_comments()
 
     # ------------------------------------------------------------------ the ETag cache
     def cached_pages(self) -> dict[str, Any]:

@@ -122,22 +122,24 @@ class Reads:
     def list_comments(self, endpoint: str, kind: Endpoint) -> list[RawComment]:
         return self._list(endpoint, {}, lambda item: rest.raw_comment(kind, item))
 
-    def recent_comment_authors(self) -> list[tuple[str, str]]:
+    def recent_comments(self) -> list[RawComment]:
         # One page of each, newest first: recent enough to find the bots that review here.
-        seen: dict[tuple[str, str], None] = {}
+        out: list[RawComment] = []
         params = {"sort": "created", "direction": "desc", "per_page": PER_PAGE}
-        for endpoint in ("pulls/comments", "issues/comments"):
+        kinds: dict[str, Endpoint] = {
+            "pulls/comments": "review_comment",
+            "issues/comments": "issue_comment",
+        }
+        for endpoint, kind in kinds.items():
             resp = self._get(endpoint, params=params)
             items = self._http.decode(resp, endpoint, f"read {endpoint}")
             if not isinstance(items, list):
                 self._http.malformed(endpoint, f"read {endpoint}", "expected a JSON list")
-            for item in items:
-                user = item.get("user") if isinstance(item, dict) else None
-                login = user.get("login") if isinstance(user, dict) else None
-                kind = user.get("type") if isinstance(user, dict) else None
-                if isinstance(login, str) and login:
-                    seen[(login, kind if isinstance(kind, str) else "User")] = None
-        return list(seen)
+            try:
+                out.extend(rest.raw_comment(kind, item) for item in items)
+            except ValueError as exc:  # as every other read: a malformed item fails it
+                self._http.malformed(endpoint, f"read {endpoint}", str(exc))
+        return out
 
     def list_code_scanning_alerts(self, number: int, state: str = "open") -> list[dict[str, Any]]:
         endpoint = "code-scanning/alerts"
