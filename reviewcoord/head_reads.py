@@ -26,7 +26,7 @@ from reviewcoord.github.gateway import (
 from reviewcoord.history import History
 from reviewcoord.ingest import OwnTexts
 from reviewcoord.model import RawComment
-from reviewcoord.publish.check_run import CheckRunCache
+from reviewcoord.publish.check_run import CheckRunCache, pr_key
 from reviewcoord.trusted import ACTIONS_BOT, find_record, recorded_time, vouched
 
 
@@ -70,7 +70,7 @@ class HeadReads:
             timeline = self.gateway.list_timeline(pull.number) if clock else None
             if head not in self.suites:
                 self.suites[head] = self.gateway.list_check_suites(head)
-            found = head_arrival(pull, self.suites[head], self.our_runs(head), timeline)
+            found = head_arrival(pull, self.suites[head], self.our_runs(pull), timeline)
         heads = self.recorded_heads(pull, comments) - {head}
         known = Known(
             arrival=found.time,
@@ -89,10 +89,13 @@ class HeadReads:
         record, _notice, _sticky = find_record(issue, login, repo=self.repo, pr=pull.number)
         return frozenset(record.heads) if record is not None else frozenset()
 
-    def our_runs(self, sha: str) -> list[CheckRunRef]:
-        """Our own check runs on `sha`: named ours, by the App of our identity."""
+    def our_runs(self, pull: PullInfo) -> list[CheckRunRef]:
+        """Our own check runs on the head made for this PR: named ours, by the App of our
+        identity, with this PR's `external_id` (one made judging another PR is not this PR's)."""
         slug = (self.login() or ACTIONS_BOT).removesuffix("[bot]")
-        return [r for r in self.check_runs.on(sha) if r.app_slug == slug]
+        key = pr_key(self.repo, pull.number)
+        runs = self.check_runs.on(pull.head_sha)
+        return [r for r in runs if r.app_slug == slug and r.external_id == key]
 
     def own_texts(
         self, pull: PullInfo, comments: Sequence[RawComment], *, maybe_noop: bool = False
