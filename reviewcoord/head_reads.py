@@ -14,8 +14,8 @@ from datetime import datetime
 
 from reviewcoord.arrival import Arrival, head_arrival
 from reviewcoord.binding import Known
-from reviewcoord.bots import bot_for_author
-from reviewcoord.edits import is_edited, own_texts, recorded_own_texts, stamp
+from reviewcoord.bots import bot_for_author, parse_comment
+from reviewcoord.edits import acts_on_threads, is_edited, own_texts, recorded_own_texts, stamp
 from reviewcoord.github.gateway import (
     CheckRunRef,
     CheckSuiteRef,
@@ -112,11 +112,15 @@ class HeadReads:
             and c.author_login != self.login()
             and bot_for_author(c.author_login, c.author_type) is not None  # any reviewer
         ]
+        # Review bodies the gate takes thread marks or a withdrawal from: always read (REST
+        # cannot say whether one was edited); no such review, no read.
+        marking = [c for c in comments if self.marks_threads(c)]
         # The record holds the bots' foreign-edited comments (a user-account reviewer's: read).
-        if maybe_noop and edited and all(c.author_type == "Bot" for c in edited):
+        if maybe_noop and edited and not marking and all(c.author_type == "Bot" for c in edited):
             record = self.vouched_record(pull, comments)
             if record is not None:
                 return recorded_own_texts(edited, record.held), True
+        edited += marking
         wanted = [c for c in edited if c.node_id and (c.node_id, stamp(c)) not in self.edits]
         if wanted:
             got = {
@@ -128,6 +132,14 @@ class HeadReads:
             c.node_id: h for c in edited if (h := self.edits.get((c.node_id, stamp(c)))) is not None
         }
         return own_texts(edited, histories), False
+
+    def marks_threads(self, c: RawComment) -> bool:
+        """Is `c` a reviewer's review whose body the gate takes thread marks or a withdrawal
+        from (Copilot's overview v2)?"""
+        if c.endpoint != "review" or not c.node_id or c.author_login == self.login():
+            return False
+        bot = bot_for_author(c.author_login, c.author_type)
+        return bot is not None and acts_on_threads(parse_comment(bot, c))
 
     def vouched_record(self, pull: PullInfo, comments: Sequence[RawComment]) -> History | None:
         """Our record, if it is about this head and GitHub's clock vouches that nobody touched
