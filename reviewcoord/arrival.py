@@ -9,11 +9,16 @@ and never a commit date (the pusher writes those). The facts, all GitHub's:
   the commit is pushed there — its `created_at` is that push;
 * the PR's last `head_ref_force_pushed` timeline event: the head arrived at or after it (a
   commit force-pushed here from elsewhere has no suite on this branch, but this event);
-* our own first check run on the head, only where neither exists (a fork, whose suites name
-  no branch of this repository): our workflow makes it on the push, usually seconds later.
+* our own first check run on the head made *for this PR* (its `external_id`, which only our
+  App can set: reviewcoord/publish/check_run.py `pr_key`), where no suite is on this branch (a
+  fork, whose suites name no branch of this repository; a commit first pushed elsewhere and
+  fast-forwarded here): the head was this PR's head when we made it. A check run we made
+  judging another PR says nothing about this one.
 
-Where the suite and the force-push disagree, the latest wins; none of them: unknown, and no
-signal that names no commit counts for the head.
+Latest wins among the candidates; none of them: unknown, and no signal that names no commit
+counts for the head. Our own check run always comes after the push it answers, so it only
+joins where GitHub's exact time of the push here (the suite) is missing: next to it, it would
+date the head later than it arrived and lose the reviews that came before our runner started.
 """
 
 from __future__ import annotations
@@ -44,8 +49,9 @@ def head_arrival(
     our_runs: Sequence[CheckRunRef],
     timeline: Sequence[TimelineEvent] | None = None,
 ) -> Arrival:
-    """The head's arrival on `pull` from its check suites, our check runs on it and (when
-    read: None otherwise) the PR's timeline. Latest wins; unknown is None."""
+    """The head's arrival on `pull` from its check suites, our check runs on it for this PR
+    (`our_runs`: the caller keeps only those) and (when read: None otherwise) the PR's
+    timeline. Latest wins; unknown is None."""
     head = pull.head_sha
     on_branch = [
         s.created_at
@@ -56,9 +62,9 @@ def head_arrival(
     forced = [e.created_at for e in timeline or () if e.event == FORCE_PUSHED and e.created_at]
     last_force = max(forced) if forced else None
     candidates = [t for t in (pushed, last_force) if t is not None]
-    if not candidates:
-        ours = [r.started_at or r.completed_at for r in our_runs if r.head_sha == head]
-        candidates = [min(t for t in ours if t is not None)] if any(ours) else []
+    if pushed is None:
+        ours = [t for r in our_runs if r.head_sha == head and (t := r.started_at or r.completed_at)]
+        candidates += [min(ours)] if ours else []
     opened = pull.created_at
     older = bool(forced) or (pushed is not None and opened is not None and pushed > opened)
     commits = frozenset(e.commit for e in timeline or () if e.commit and e.commit != head)

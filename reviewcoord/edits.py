@@ -15,8 +15,14 @@ from datetime import datetime
 
 from reviewcoord.bots import display_name
 from reviewcoord.github.gateway import Actor, CommentEdits
-from reviewcoord.model import Finding, ParseNote, RawComment
+from reviewcoord.model import Finding, ParsedComment, ParseNote, RawComment
 from reviewcoord.replies import COMMAND_LINE, is_human
+
+
+def acts_on_threads(parsed: ParsedComment) -> bool:
+    """Does the gate take thread marks or a withdrawal from this parsed comment? Then it counts
+    only if nobody but its bot edited it (a review body's history is read for it)."""
+    return bool(parsed.marks) or parsed.withdraws is not None
 
 
 def is_edited(c: RawComment) -> bool:
@@ -116,13 +122,24 @@ class OwnText:
 
 
 def own_text(c: RawComment, history: CommentEdits | None) -> OwnText:
-    """`c`'s own-text facts, from its edit history (needed only when it was edited)."""
+    """`c`'s own-text facts, from its edit history (needed only when it was edited; for a
+    review body, whose edits REST never shows, whenever it is read)."""
+    if c.endpoint == "review":
+        return _review_own_text(c, history)
     if not is_edited(c):
         return OwnText(None, c.updated_at or c.created_at)
     why = not_the_authors(c, history)
     if why is None:
         return OwnText(None, c.updated_at, in_place=True)
     return OwnText(why, _last_own_edit(c, history))
+
+
+def _review_own_text(c: RawComment, history: CommentEdits | None) -> OwnText:
+    """A review body's facts: REST gives it no edit time, so only its history says whether
+    anyone edited it. Its time stays its submission (it binds by its `commit_id` anyway)."""
+    if history is not None and history.last_edited_at is None and not history.editors:
+        return OwnText(None, c.created_at)  # never edited
+    return OwnText(not_the_authors(c, history), c.created_at)
 
 
 def _last_own_edit(c: RawComment, history: CommentEdits | None) -> datetime | None:

@@ -14,8 +14,8 @@ from datetime import datetime
 
 from reviewcoord.arrival import Arrival, head_arrival
 from reviewcoord.binding import Known
-from reviewcoord.bots import bot_for_author
-from reviewcoord.edits import is_edited, own_texts, recorded_own_texts, stamp
+from reviewcoord.bots import bot_for_author, parse_comment
+from reviewcoord.edits import acts_on_threads, is_edited, own_texts, recorded_own_texts, stamp
 from reviewcoord.github.gateway import (
     CheckRunRef,
     CheckSuiteRef,
@@ -26,7 +26,7 @@ from reviewcoord.github.gateway import (
 from reviewcoord.history import History
 from reviewcoord.ingest import OwnTexts
 from reviewcoord.model import RawComment
-from reviewcoord.publish.check_run import CheckRunCache
+from reviewcoord.publish.check_run import CheckRunCache, pr_key
 from reviewcoord.trusted import ACTIONS_BOT, find_record, recorded_time, vouched
 
 
@@ -70,7 +70,7 @@ class HeadReads:
             timeline = self.gateway.list_timeline(pull.number) if clock else None
             if head not in self.suites:
                 self.suites[head] = self.gateway.list_check_suites(head)
-            found = head_arrival(pull, self.suites[head], self.our_runs(head), timeline)
+            found = head_arrival(pull, self.suites[head], self.our_runs(pull), timeline)
         heads = self.recorded_heads(pull, comments) - {head}
         known = Known(
             arrival=found.time,
@@ -89,10 +89,13 @@ class HeadReads:
         record, _notice, _sticky = find_record(issue, login, repo=self.repo, pr=pull.number)
         return frozenset(record.heads) if record is not None else frozenset()
 
-    def our_runs(self, sha: str) -> list[CheckRunRef]:
-        """Our own check runs on `sha`: named ours, by the App of our identity."""
+    def our_runs(self, pull: PullInfo) -> list[CheckRunRef]:
+        """Our own check runs on the head made for this PR: named ours, by the App of our
+        identity, with this PR's `external_id` (one made judging another PR is not this PR's)."""
         slug = (self.login() or ACTIONS_BOT).removesuffix("[bot]")
-        return [r for r in self.check_runs.on(sha) if r.app_slug == slug]
+        key = pr_key(self.repo, pull.number)
+        runs = self.check_runs.on(pull.head_sha)
+        return [r for r in runs if r.app_slug == slug and r.external_id == key]
 
     def own_texts(
         self, pull: PullInfo, comments: Sequence[RawComment], *, maybe_noop: bool = False
@@ -109,11 +112,15 @@ class HeadReads:
             and c.author_login != self.login()
             and bot_for_author(c.author_login, c.author_type) is not None  # any reviewer
         ]
+        # Review bodies the gate takes thread marks or a withdrawal from: always read (REST
+        # cannot say whether one was edited); no such review, no read.
+        marking = [c for c in comments if self.marks_threads(c)]
         # The record holds the bots' foreign-edited comments (a user-account reviewer's: read).
-        if maybe_noop and edited and all(c.author_type == "Bot" for c in edited):
+        if maybe_noop and edited and not marking and all(c.author_type == "Bot" for c in edited):
             record = self.vouched_record(pull, comments)
             if record is not None:
                 return recorded_own_texts(edited, record.held), True
+        edited += marking
         wanted = [c for c in edited if c.node_id and (c.node_id, stamp(c)) not in self.edits]
         if wanted:
             got = {
@@ -125,6 +132,14 @@ class HeadReads:
             c.node_id: h for c in edited if (h := self.edits.get((c.node_id, stamp(c)))) is not None
         }
         return own_texts(edited, histories), False
+
+    def marks_threads(self, c: RawComment) -> bool:
+        """Is `c` a reviewer's review whose body the gate takes thread marks or a withdrawal
+        from (Copilot's overview v2)?"""
+        if c.endpoint != "review" or not c.node_id or c.author_login == self.login():
+            return False
+        bot = bot_for_author(c.author_login, c.author_type)
+        return bot is not None and acts_on_threads(parse_comment(bot, c))
 
     def vouched_record(self, pull: PullInfo, comments: Sequence[RawComment]) -> History | None:
         """Our record, if it is about this head and GitHub's clock vouches that nobody touched

@@ -45,9 +45,9 @@ from reviewcoord.bots import (
     shows_reviewing,
 )
 from reviewcoord.bots.checks import EvidenceContext, Said
-from reviewcoord.edits import OwnText
+from reviewcoord.edits import OwnText, acts_on_threads
 from reviewcoord.limits import MARKER as MARKER  # re-exported for its older importers
-from reviewcoord.marks import Marked, apply_marks
+from reviewcoord.marks import Marked, apply_marks, distrust
 from reviewcoord.model import (
     BotKey,
     BotState,
@@ -257,6 +257,7 @@ class _Tally:
     reviewed_at: dict[BotKey, datetime] = field(default_factory=dict)
     unreadable: set[BotKey] = field(default_factory=set)
     marked: list[Marked] = field(default_factory=list)
+    distrusted: list[Marked] = field(default_factory=list)  # marks someone else edited
     withdrawn: list[tuple[Finding, str]] = field(default_factory=list)
     efforts: dict[BotKey, str] = field(default_factory=dict)
 
@@ -291,17 +292,18 @@ class _Read:
     foreign: str | None  # why its text is not only its bot's (reviewcoord/edits.py)
 
 
-def _own(comment: RawComment, edits: OwnTexts | None) -> OwnText:
+def _own(comment: RawComment, parsed: ParsedComment, edits: OwnTexts | None) -> OwnText:
     """The comment's own-text facts: from the edit histories read (an edited comment whose
-    history was not read is not only its author's), or, offline, its own timestamps."""
+    history was not read is not only its author's), or, offline, its own timestamps. A review
+    body has no edit time in REST: its history is read when the gate acts on its marks."""
     stamp = comment.updated_at or comment.created_at
+    unread = OwnText("its edit history was not read", comment.created_at)
+    if edits is not None and comment.endpoint == "review":
+        read = edits.get((comment.endpoint, comment.id))
+        return read or (unread if acts_on_threads(parsed) else OwnText(None, stamp))
     if edits is None or comment.updated_at in (None, comment.created_at):
         return OwnText(None, stamp)
-    if comment.endpoint == "review":
-        return OwnText(None, stamp)  # REST gives a review body no edit time
-    return edits.get((comment.endpoint, comment.id)) or OwnText(
-        "its edit history was not read", comment.created_at
-    )
+    return edits.get((comment.endpoint, comment.id)) or unread
 
 
 def _signal_of(bot: BotKey, comment: RawComment, parsed: ParsedComment, own: OwnText) -> Signal:
@@ -335,12 +337,14 @@ def _parse(
     parsed = parse_comment(bot, comment, table)
     if shows_reviewing(parsed) or parsed.unreadable:
         tally.reviewing.add(bot)
-    own = _own(comment, edits)
+    own = _own(comment, parsed, edits)
     tally.findings.extend(parsed.findings)
     tally.withdrawn.extend((f, parsed.withdrawn) for f in parsed.withdrawn_findings)
     if (parsed.withdraws is not None or parsed.marks) and own.foreign is not None:
-        note = f"not taken from this comment: it {own.foreign}"
+        note = f"not taken from this comment: {own.foreign}"
         tally.notes.append(ParseNote(bot=bot, url=comment.html_url, note=note))
+        if parsed.marks:
+            tally.distrusted.append((bot, comment, parsed.marks))
     elif parsed.withdraws is not None:
         tally.withdrawals.append((bot, comment, parsed.withdraws))
     elif parsed.marks:
@@ -422,6 +426,8 @@ def ingest(
     )
     findings = _withdraw(tally.findings, tally.withdrawals, tally.notes)
     findings = apply_marks(findings, tally.marked, tally.notes, table)
+    review_of = {c.id: c.pull_request_review_id for c in listed if c.endpoint == "review_comment"}
+    findings = distrust(findings, tally.distrusted, review_of, tally.notes)
     newest = {bot: _newest(tally.signals.get(bot, [])) for bot in bot_keys()}
     states = {bot: status for bot, (status, _f) in newest.items()}
     finishing = {bot for bot, (_s, done) in newest.items() if done}

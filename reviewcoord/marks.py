@@ -4,7 +4,9 @@ Copilot's overview v2 lists each open finding with a severity badge and a link t
 thread that holds it (the inline comment carries no level), and lists the threads it considers
 resolved since its last review. Marks apply only to the same bot's inline comments (identity
 decides, never a body), and the newest review's word on a thread wins: a thread resolved in one
-review and listed open again in a later one is open.
+review and listed open again in a later one is open. A review body someone else edited says
+nothing about its threads, either way (`distrust`): a badge lowered, a thread moved to the
+resolved list or a bullet deleted could each have turned a critical green.
 """
 
 from __future__ import annotations
@@ -66,3 +68,26 @@ def apply_marks(
         else:
             kept.extend(REGISTRY.levelled([_marked(f, mark)], table))
     return kept
+
+
+def distrust(
+    findings: list[Finding],
+    edited: Sequence[Marked],
+    review_of: Mapping[int, int | None],
+    notes: list[ParseNote],
+) -> list[Finding]:
+    """The findings with each inline finding of a review whose marked body someone else edited
+    (`edited`; `review_of`: inline comment id → its review's id) kept at critical: its own
+    badge is unknown, so it gates at the highest level its bot's marks could give it."""
+    named = {(bot, mark.comment_id) for bot, _review, marks in edited for mark in marks}
+    reviews = {(bot, review.id) for bot, review, _marks in edited}
+    out: list[Finding] = []
+    for f in findings:
+        inline = f.endpoint == "review_comment"
+        ours = (f.bot, f.comment_id) in named or (f.bot, review_of.get(f.comment_id)) in reviews
+        if inline and ours and f.severity != "critical":
+            note = f"kept at critical: the body of its review was edited by someone else: {f.title}"
+            notes.append(ParseNote(bot=f.bot, url=f.url, note=note))
+            f = f.model_copy(update={"severity": "critical"})
+        out.append(f)
+    return out

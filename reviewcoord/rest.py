@@ -234,6 +234,7 @@ def check_run_ref(d: Any) -> CheckRunRef:
         title=_str(d, "output", "title"),
         summary=summary[:CHECK_SUMMARY_CHARS] if summary is not None else None,
         started_at=_time(d, "started_at"),
+        external_id=_str(d, "external_id"),
         text=text[:CHECK_TEXT_CHARS] if text is not None else None,
     )
 
@@ -301,6 +302,7 @@ def check_run_to_rest(r: CheckRunRef) -> dict[str, Any]:
         "html_url": r.html_url,
         "started_at": iso(r.started_at),
         "completed_at": iso(r.completed_at),
+        "external_id": r.external_id,
         "app": {"slug": r.app_slug} if r.app_slug else None,
         "output": {"title": r.title, "summary": r.summary}
         | ({"text": r.text} if r.text is not None else {}),

@@ -183,6 +183,34 @@ def test_route3_control_a_review_after_the_force_push_counts(
     assert codex_state(run) == "reviewed" and run.outputs["gate"] == "go", run.log
 
 
+def test_route3_our_check_run_judging_another_pr_does_not_date_the_fast_forward_here(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    fake.add_pull(3, head_sha=NEW_HEAD)  # NEW_HEAD (a child of HEAD) is first on PR 3
+    pr3 = run_action(fake, tmp_path / "pr3", inputs={**CLAUDE_REQUIRED, "pr": "3"})
+    assert verdict_of(pr3)["head_sha"] == NEW_HEAD  # our check run on NEW_HEAD, for PR 3
+    claude_tracker(fake)  # Claude's run on PR 2, for HEAD, begun after that check run
+    fake.push(2, NEW_HEAD, ["src/app.py"])  # a fast-forward: no suite on PR 2's branch
+    run = run_action(fake, tmp_path / "pr2", inputs=CLAUDE_REQUIRED)
+    v = verdict_of(run)
+    assert v["head_sha"] == NEW_HEAD and v["bots"]["claude"]["state"] != "reviewed", run.log
+    assert run.outputs["gate"] == "block"
+
+
+def test_route3_control_our_check_run_for_this_pr_dates_the_fast_forward(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    fake.add_pull(3, head_sha=NEW_HEAD)
+    run_action(fake, tmp_path / "pr3", inputs={**CLAUDE_REQUIRED, "pr": "3"})
+    fake.push(2, NEW_HEAD, ["src/app.py"])
+    first = run_action(fake, tmp_path / "pr2-1", inputs=CLAUDE_REQUIRED)  # ours, for PR 2
+    assert first.outputs["gate"] == "block"  # no fact yet says when NEW_HEAD came here
+    claude_tracker(fake)  # Claude's run on PR 2 begun after our check run for PR 2
+    run = run_action(fake, tmp_path / "pr2-2", inputs=CLAUDE_REQUIRED)
+    assert verdict_of(run)["bots"]["claude"]["state"] == "reviewed", run.log
+    assert run.outputs["gate"] == "go"
+
+
 # --- route 4: an edit re-dates an old clean review --------------------------------------
 
 

@@ -53,7 +53,9 @@ def judged(fake: FakeGitHub, tmp_path: Path, review: str, state: str) -> dict[st
     return verdict
 
 
-def test_v2_open_badge_blocks_on_its_inline_thread(fake: FakeGitHub, tmp_path: Path) -> None:
+def high_finding(fake: FakeGitHub) -> str:
+    """Copilot's inline comment (no level of its own) on the head. → the v2 overview whose
+    Open list marks it High."""
     inline = fake.add_review_comment(
         2,
         login=COPILOT,
@@ -62,7 +64,11 @@ def test_v2_open_badge_blocks_on_its_inline_thread(fake: FakeGitHub, tmp_path: P
         line=165,
         commit_id=HEAD,
     )
-    overview = body("N4_cop_pc4r3_review").replace(LINKED, str(inline["id"]))
+    return body("N4_cop_pc4r3_review").replace(LINKED, str(inline["id"]))
+
+
+def test_v2_open_badge_blocks_on_its_inline_thread(fake: FakeGitHub, tmp_path: Path) -> None:
+    overview = high_finding(fake)
     verdict = judged(fake, tmp_path, overview, "reviewed")
     assert verdict["gate"] == "block"
     (group,) = verdict["critical"]
@@ -99,3 +105,35 @@ def test_e2e_unreadable_in_verdict_sticky_and_check_run(fake: FakeGitHub, tmp_pa
     assert verdict["critical"] == [] and verdict["advisory"] == []
     (check,) = [c for c in fake.check_runs(HEAD) if c["name"] == "review-coordinator"]
     assert said in check["output"]["summary"]
+
+
+# A thread mark counts only from a review body nobody but Copilot edited: REST gives a review
+# no edit time, so the body's GraphQL edit history is read for the reviews that carry marks;
+# edited by someone else, its inline findings gate at critical (their badge is unknown).
+OPEN_LIST = "<summary><strong>Open (1)</strong></summary>"
+RESOLVED_LIST = "<summary><strong>Resolved since last review (1)</strong></summary>"
+
+
+@pytest.mark.parametrize(
+    ("editor", "editor_type", "gate"),
+    [("octocat", "User", "block"), ("copilot-pull-request-reviewer", "Bot", "go")],
+    ids=["edited-by-the-pr-author", "control-copilots-own-edit"],
+)
+def test_a_resolved_list_edited_into_copilots_review_by_someone_else_is_ignored(
+    fake: FakeGitHub, tmp_path: Path, editor: str, editor_type: str, gate: str
+) -> None:
+    overview = high_finding(fake)
+    review = fake.add_review(2, login=COPILOT_REVIEWER, body=overview, commit_id=HEAD)
+    # The high finding's thread moved to the resolved list, by the PR author or by Copilot.
+    resolved = overview.replace(OPEN_LIST, RESOLVED_LIST)
+    fake.edit_review(int(review["id"]), resolved, editor=editor, editor_type=editor_type)
+    run = run_action(fake, tmp_path, inputs=INPUTS)
+    verdict = verdict_of(run)
+    assert verdict["gate"] == gate, run.log
+    if gate == "block":
+        # Its badge is unknown now: the finding gates at critical, and the sticky says why.
+        (group,) = verdict["critical"]
+        assert (group["file"], group["line"]) == ("src/lib/memory-store.ts", 165)
+        notes = [n["note"] for n in verdict["parse_notes"]]
+        assert any("not taken from this comment" in n and "@octocat" in n for n in notes)
+        assert any(n.startswith("kept at critical") for n in notes)

@@ -181,6 +181,7 @@ class DryRunGateway:
         status: CheckStatus,
         output: CheckOutput | None = None,
         conclusion: CheckConclusion | None = None,
+        external_id: str | None = None,
     ) -> CheckRunRef:
         self._print(
             "POST check run",
@@ -189,10 +190,17 @@ class DryRunGateway:
                 "head_sha": head_sha,
                 "status": status,
                 "conclusion": conclusion,
+                "external_id": external_id,
                 "output": output.model_dump() if output else None,
             },
         )
-        return CheckRunRef(id=self._fake_id(), name=name, status=status, head_sha=head_sha)
+        return CheckRunRef(
+            id=self._fake_id(),
+            name=name,
+            status=status,
+            head_sha=head_sha,
+            external_id=external_id,
+        )
 
     def update_check_run(
         self,

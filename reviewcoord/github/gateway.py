@@ -131,6 +131,9 @@ class CheckRunRef(Frozen):
     # `output.text`, cut to CHECK_TEXT_CHARS: ours carries the trusted copy of the review record
     # (reviewcoord/trusted.py).
     text: str | None = None
+    # `external_id`: set by the App that created the check run (only it can change it). Ours
+    # names the PR the run was created for (reviewcoord/publish/check_run.py `pr_key`).
+    external_id: str | None = None
 
 
 class CommitStatusRef(Frozen):
@@ -387,6 +390,7 @@ class Gateway(Protocol):
         status: CheckStatus,
         output: CheckOutput | None = None,
         conclusion: CheckConclusion | None = None,
+        external_id: str | None = None,
     ) -> CheckRunRef: ...
 
     def update_check_run(

@@ -230,8 +230,11 @@ class PyGithubGateway:
         status: CheckStatus,
         output: CheckOutput | None = None,
         conclusion: CheckConclusion | None = None,
+        external_id: str | None = None,
     ) -> CheckRunRef:
-        return self._writes.create_check_run(name, head_sha, status, output, conclusion)
+        return self._writes.create_check_run(
+            name, head_sha, status, output, conclusion, external_id
+        )
 
     def update_check_run(
         self,

@@ -78,6 +78,7 @@ class Writes:
         status: CheckStatus,
         output: CheckOutput | None = None,
         conclusion: CheckConclusion | None = None,
+        external_id: str | None = None,
     ) -> CheckRunRef:
         outputs = _outputs(output) if output is not None else []
         single = len(outputs) <= 1
@@ -88,6 +89,8 @@ class Writes:
         }
         if conclusion is not None and single:
             payload["conclusion"] = conclusion
+        if external_id:
+            payload["external_id"] = external_id
         if outputs:
             payload["output"] = outputs[0]
         resp = self._write("POST", "check-runs", payload, f"create check run {name!r}")

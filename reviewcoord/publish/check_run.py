@@ -21,6 +21,13 @@ from reviewcoord.limits import annotation_batches
 BOT_SUFFIX = "[bot]"
 
 
+def pr_key(repo: str, pr: int) -> str:
+    """The `external_id` of the check runs we create for `repo`#`pr`. Only the App that created
+    a check run can set or change it, so it says which PR our run was made for: a commit judged
+    on another PR first is not this PR's head from then (reviewcoord/arrival.py)."""
+    return f"{repo}#{pr}"
+
+
 class CheckRunCache:
     """The head's check runs: ours read once per run and head — the noop proof, the trusted copy
     of the record and the adoption share one `GET commits/{sha}/check-runs?check_name=` — and
@@ -71,16 +78,18 @@ def start_check_ref(
     sha: str,
     output: CheckOutput,
     known: Sequence[CheckRunRef],
+    key: str,
 ) -> CheckRunRef:
-    """Adopt the newest unfinished check run of ours on `sha` (a cancelled run's; `known`: this
-    run's read of our check runs there), else create one. The ref's `app_slug` tells who we
-    are: the App of the check run we made or changed (an App token writes as `<slug>[bot]`)."""
-    existing = [r for r in known if r.status != "completed"]
+    """Adopt the newest unfinished check run of ours on `sha` made for this PR (`key`: a
+    cancelled run's; `known`: this run's read of our check runs there; one naming no PR is an
+    older version's), else create one for it. The ref's `app_slug` tells who we are: the App of
+    the check run we made or changed (an App token writes as `<slug>[bot]`)."""
+    existing = [r for r in known if r.status != "completed" and r.external_id in (key, "", None)]
     if existing:
         ref = max(existing, key=lambda r: r.id)
         gateway.update_check_run(ref.id, "in_progress", output)
         return ref
-    return gateway.create_check_run(name, sha, "in_progress", output)
+    return gateway.create_check_run(name, sha, "in_progress", output, external_id=key)
 
 
 def finish_check(

@@ -21,7 +21,12 @@ from reviewcoord.config import Settings
 from reviewcoord.errors import GatewayError, WriteForbidden
 from reviewcoord.github.gateway import CheckOutput, Gateway, StatusState
 from reviewcoord.model import BotKey, RawComment, Verdict
-from reviewcoord.publish.check_run import CheckRunCache, finish_check, start_check_ref
+from reviewcoord.publish.check_run import (
+    CheckRunCache,
+    finish_check,
+    pr_key,
+    start_check_ref,
+)
 from reviewcoord.publish.commit_status import set_status
 from reviewcoord.publish.sticky import mark_stale, publish_sticky
 from reviewcoord.trusted import record_text
@@ -200,8 +205,14 @@ class CheckRun:
         self.app_login: str | None = None
 
     def _start(self, sha: str, output: CheckOutput) -> int:
+        run = self.run
         ref = start_check_ref(
-            self.run.gateway, self.run.settings.check_name, sha, output, self.cache.on(sha)
+            run.gateway,
+            run.settings.check_name,
+            sha,
+            output,
+            self.cache.on(sha),
+            pr_key(run.repo, run.pr),
         )
         self.cache.forget(sha)
         self.ids[sha] = ref.id

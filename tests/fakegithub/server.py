@@ -687,6 +687,27 @@ class FakeGitHub:
                 raise KeyError(comment_id)
             self._edit(comment, body, None, editor, editor_type)
 
+    def edit_review(
+        self,
+        review_id: int,
+        body: str,
+        *,
+        editor: str | None = None,
+        editor_type: str | None = None,
+    ) -> None:
+        """Edit a review's body as `editor` (default: its author), as anyone with write access
+        can: REST still shows only its `submitted_at` (a review has no `updated_at`); GraphQL's
+        edit history (`PullRequestReview` is a `Comment`) names the editor."""
+        with self._lock:
+            review = self._find(self._reviews, review_id)
+            if review is None:
+                raise KeyError(review_id)
+            author = review["user"]
+            login = editor or author["login"]
+            kind = editor_type or (author["type"] if editor is None else self._user(login)["type"])
+            review["body"] = body
+            review.setdefault("_edits", []).append((login, kind, self._now()))
+
     def delete_comment(self, comment_id: int) -> None:
         """Someone with write access deletes a PR comment (a conversation or an inline one):
         it is gone from every list, and nothing says who deleted it."""
@@ -2053,6 +2074,7 @@ class FakeGitHub:
         by_node.update(
             (c["node_id"], (c, "PullRequestReviewComment")) for c in self._review_comments
         )
+        by_node.update((r["node_id"], (r, "PullRequestReview")) for r in self._reviews)
         nodes: list[dict[str, Any] | None] = []
         errors = []
         for node_id in ids:
@@ -2068,13 +2090,13 @@ class FakeGitHub:
                 continue
             edits = c.get("_edits") or []
             author = c["user"]
-            original = (author["login"], author["type"], c["created_at"])
+            original = (author["login"], author["type"], c.get("created_at") or c["submitted_at"])
             history = [*reversed(edits), original] if edits else []
             nodes.append(
                 {
                     "__typename": typename,
                     "id": node_id,
-                    "lastEditedAt": c["updated_at"] if edits else None,
+                    "lastEditedAt": edits[-1][2] if edits else None,
                     "editor": _actor(*edits[-1][:2]) if edits else None,
                     "userContentEdits": {
                         "totalCount": len(history),
