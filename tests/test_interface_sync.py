@@ -135,17 +135,19 @@ def test_outputs_are_the_same_everywhere() -> None:
     assert re.findall(r'^        "([a-z-]+)":', source, flags=re.M) == OUTPUTS
 
 
-def test_every_declared_reviewer_key_is_documented_in_section_7() -> None:
-    from reviewcoord.bots.declared import DeclaredReviewer
+def test_every_declared_reviewer_key_is_documented_in_section_7_and_the_example() -> None:
+    """Every key of a declared reviewer (and of its `check:`), read from the models, is in
+    §7's example and, commented, in examples/review-coordinator.yml."""
+    from reviewcoord.bots.declared import DeclaredCheck, DeclaredReviewer
 
     doc = (ROOT / "docs/interface.md").read_text(encoding="utf-8")
     section = doc.split("## 7. Config file", 1)[1].split("\n## 8.", 1)[0]
     example = (ROOT / "examples/review-coordinator.yml").read_text(encoding="utf-8")
-    for name, field in DeclaredReviewer.model_fields.items():
-        key = field.alias or name
-        assert f"    {key}:" in section, key
-    for key in ("logins", "severity", "reviewed", "failed", "withdrawn", "repeats-inline"):
-        assert f"#     {key}:" in example, key
+    for model, indent in ((DeclaredReviewer, "    "), (DeclaredCheck, "      ")):
+        for name, field in model.model_fields.items():
+            key = field.alias or name
+            assert f"\n{indent}{key}:" in section, f"docs/interface.md §7 lacks {key}"
+            assert f"\n# {indent}{key}:" in example, f"example config lacks {key}"
 
 
 def test_every_key_and_input_is_documented_in_the_contract_and_the_example_config() -> None:
