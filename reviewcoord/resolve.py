@@ -20,6 +20,8 @@ from reviewcoord.model import BotKey
 
 # How many versions of an invalid config file are read, newest first, for its last valid one.
 MAX_CONFIG_VERSIONS = 5
+# A config path longer than this is shown by its end in the commit status (140 characters).
+MAX_PATH_SHOWN = 60
 CONFIG_WARNING_LEAD = "The config file on the base branch is invalid"
 PROPOSED_LEAD = "This PR changes"
 
@@ -35,6 +37,16 @@ class ConfigUsed:
     used: str = ""
     line: int | None = None  # of the key the problem is about, in the base branch's copy
     base: bytes | None = None  # the base branch's copy as read (None: there is none)
+    path: str = ""  # the config file's path
+
+    @property
+    def where(self) -> str | None:
+        """The broken file and line in a few words, for the commit status's 140 characters
+        (`.github/review-coordinator.yml line 2`); None when the file is fine."""
+        if not self.problem:
+            return None
+        path = self.path if len(self.path) <= MAX_PATH_SHOWN else "…" + self.path[-MAX_PATH_SHOWN:]
+        return f"{path} line {self.line}" if self.line else path
 
     @property
     def warning(self) -> str | None:
@@ -94,18 +106,18 @@ def read_config(
         older = gateway.get_file(config_path, sha)
         if older is None:
             used = f"the defaults (no {config_path} at {sha[:7]})"
-            return {}, ConfigUsed(problem, used, line, raw)
+            return {}, ConfigUsed(problem, used, line, raw, config_path)
         try:
             values = valid_config(older, f"{config_path} ({sha[:7]})", own_login)
         except ConfigError:
             continue
         used = f"its last valid version ({config_path} at {sha[:7]})"
-        return values, ConfigUsed(problem, used, line, raw)
+        return values, ConfigUsed(problem, used, line, raw, config_path)
     # The defaults, but under the check's name the broken file gives (valid on its own): the
     # branch rule requires that one.
     names = valid_alone(mapping)
     used = "the defaults (no valid earlier version was found)"
-    return names, ConfigUsed(problem, used, line, raw)
+    return names, ConfigUsed(problem, used, line, raw, config_path)
 
 
 def valid_config(
