@@ -261,12 +261,24 @@ AUTO_FOUND_NONE = (
 )
 
 
+def auto_found(expected: Sequence[BotKey]) -> str:
+    """The sticky's note when `auto` found reviewers: which, and the line that names them."""
+    keys = ", ".join(expected)
+    return (
+        f"`expected-bots: auto` waits for the reviewers seen on this repository: {keys}. To "
+        f"wait for them on every PR from its first run, whether or not they have posted yet, "
+        f"name them in `.github/review-coordinator.yml`: `expected-bots: {keys}` "
+        "(docs/configure.md)."
+    )
+
+
 def auto_note(settings: Settings, expected: Sequence[BotKey]) -> str | None:
-    """The sticky's note when `auto` found no reviewer at all: say so, and how to name them."""
+    """The sticky's note under `auto`: what it found (or that it found none), and how to name
+    them in `expected-bots`."""
+    if not settings.auto_expected:
+        return None
     named = {*settings.explicit_expected, *settings.require_bots}
-    if settings.auto_expected and not set(expected) - named:
-        return AUTO_FOUND_NONE
-    return None
+    return auto_found(expected) if set(expected) - named else AUTO_FOUND_NONE
 
 
 def identity(gateway: Gateway, identity_hint: str | None) -> tuple[str, str]:
