@@ -148,6 +148,6 @@ LABEL org.opencontainers.image.title="review-coordinator" \
 # runner's mounts belong to the runner user): the container runs as that user's uid instead, 1001 on
 # GitHub-hosted runners, so it can write GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and /github/home. On a
 # runner whose user has another uid, the entrypoint stops at once with a message saying so
-# (reviewcoord/preflight.py; README "Runners whose user is not uid 1001").
+# (reviewcoord/preflight.py; docs/troubleshooting.md § Runners whose user is not uid 1001).
 USER ${ACTION_UID}:${ACTION_UID}
 ENTRYPOINT ["/opt/venv/bin/python3", "/app/entrypoint.py"]

@@ -11,7 +11,7 @@ and every run with the settings judges inside `declared_scope(settings)`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Literal
 
@@ -28,7 +28,7 @@ from reviewcoord.bots import (
     reviewer_keys,
 )
 from reviewcoord.bots.declared import DeclarationError, DeclaredReviewer, parse_reviewers, profiles
-from reviewcoord.errors import ConfigError, validation_message
+from reviewcoord.errors import ConfigError, closest, validation_message
 from reviewcoord.model import BotKey, Level, SettleMode
 
 DEFAULT_CONFIG_PATH = ".github/review-coordinator.yml"
@@ -85,6 +85,13 @@ def _reviewer(bot: BotKey, item: str) -> BotKey:
     )
 
 
+def unknown_bot(name: str, keys: Sequence[str]) -> str:
+    """`unknown bot 'codx' (did you mean 'codex'?)`: the key a misspelt name is closest to."""
+    # Keys are short: a looser match than 0.8 takes `gremlin` for `gemini`.
+    close = closest(name, keys, cutoff=0.8)
+    return f"unknown bot {name!r}" + (f" (did you mean '{close}'?)" if close else "")
+
+
 def _bot_list(value: Any, *, allow_auto: bool) -> list[str]:
     items = _split(value)
     if not isinstance(items, list):
@@ -98,8 +105,10 @@ def _bot_list(value: Any, *, allow_auto: bool) -> list[str]:
             continue
         bot = resolve_bot_name(item)
         if bot is None:
-            allowed = ", ".join(reviewer_keys())
-            raise ValueError(f"unknown bot {item!r}; allowed: {allowed} (or their logins)")
+            allowed = reviewer_keys()
+            raise ValueError(
+                f"{unknown_bot(item, allowed)}; allowed: {', '.join(allowed)} (or their logins)"
+            )
         bot = _reviewer(bot, item)
         if bot not in out:
             out.append(bot)
@@ -193,7 +202,8 @@ class Settings(BaseModel):
         for bot_name, labels in value.items():
             bot = resolve_bot_name(str(bot_name))
             if bot is None:
-                raise ValueError(f"unknown bot {bot_name!r}; allowed: {', '.join(bot_keys())}")
+                allowed = ", ".join(bot_keys())
+                raise ValueError(f"{unknown_bot(str(bot_name), bot_keys())}; allowed: {allowed}")
             if not isinstance(labels, dict):
                 raise ValueError(f"{bot_name}: must map raw labels to critical|medium|low")
             out[bot] = {str(k): v for k, v in labels.items()}

@@ -14,7 +14,7 @@ A single bot comment that fails to parse is *data* (a note in the verdict), neve
 """
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 EXIT_OK = 0  # a verdict (block or go)
@@ -71,6 +71,13 @@ class WriteForbidden(GatewayError):
     """The token may read but not write (fork PRs get a read-only GITHUB_TOKEN)."""
 
 
+def closest(word: str, choices: Sequence[str], cutoff: float = 0.6) -> str | None:
+    """The choice `word` is most probably a typo of (`codx` → `codex`), case aside; else None."""
+    lowered = {choice.casefold(): choice for choice in choices}
+    close = difflib.get_close_matches(word.strip().casefold(), list(lowered), n=1, cutoff=cutoff)
+    return lowered[close[0]] if close else None
+
+
 def validation_message(error: Mapping[str, Any], allowed_keys: str) -> str:
     """pydantic's complaint about one config value, in the config errors' words: an unknown key
     says which allowed key it is probably a typo of, and lists the `allowed_keys`; a choice
@@ -79,8 +86,8 @@ def validation_message(error: Mapping[str, Any], allowed_keys: str) -> str:
     if error.get("type") == "extra_forbidden":
         loc = error.get("loc") or ("",)
         allowed = [k.strip() for k in allowed_keys.split(",")]
-        close = difflib.get_close_matches(str(loc[-1]), allowed, n=1, cutoff=0.6)
-        guess = f"; did you mean '{close[0]}'?" if close else ""
+        close = closest(str(loc[-1]), allowed)
+        guess = f"; did you mean '{close}'?" if close else ""
         return f"unknown key; allowed keys: {allowed_keys}{guess}"
     if error.get("type") == "literal_error":
         return message.replace("Input should be", "allowed:")

@@ -20,6 +20,8 @@ from reviewcoord.model import BotKey
 
 # How many versions of an invalid config file are read, newest first, for its last valid one.
 MAX_CONFIG_VERSIONS = 5
+# A config path longer than this is shown by its end in the commit status (140 characters).
+MAX_PATH_SHOWN = 60
 CONFIG_WARNING_LEAD = "The config file on the base branch is invalid"
 PROPOSED_LEAD = "This PR changes"
 
@@ -35,6 +37,16 @@ class ConfigUsed:
     used: str = ""
     line: int | None = None  # of the key the problem is about, in the base branch's copy
     base: bytes | None = None  # the base branch's copy as read (None: there is none)
+    path: str = ""  # the config file's path
+
+    @property
+    def where(self) -> str | None:
+        """The broken file and line in a few words, for the commit status's 140 characters
+        (`.github/review-coordinator.yml line 2`); None when the file is fine."""
+        if not self.problem:
+            return None
+        path = self.path if len(self.path) <= MAX_PATH_SHOWN else "…" + self.path[-MAX_PATH_SHOWN:]
+        return f"{path} line {self.line}" if self.line else path
 
     @property
     def warning(self) -> str | None:
@@ -94,18 +106,18 @@ def read_config(
         older = gateway.get_file(config_path, sha)
         if older is None:
             used = f"the defaults (no {config_path} at {sha[:7]})"
-            return {}, ConfigUsed(problem, used, line, raw)
+            return {}, ConfigUsed(problem, used, line, raw, config_path)
         try:
             values = valid_config(older, f"{config_path} ({sha[:7]})", own_login)
         except ConfigError:
             continue
         used = f"its last valid version ({config_path} at {sha[:7]})"
-        return values, ConfigUsed(problem, used, line, raw)
+        return values, ConfigUsed(problem, used, line, raw, config_path)
     # The defaults, but under the check's name the broken file gives (valid on its own): the
     # branch rule requires that one.
     names = valid_alone(mapping)
     used = "the defaults (no valid earlier version was found)"
-    return names, ConfigUsed(problem, used, line, raw)
+    return names, ConfigUsed(problem, used, line, raw, config_path)
 
 
 def valid_config(
@@ -251,12 +263,24 @@ AUTO_FOUND_NONE = (
 )
 
 
+def auto_found(expected: Sequence[BotKey]) -> str:
+    """The sticky's note when `auto` found reviewers: which, and the line that names them."""
+    keys = ", ".join(expected)
+    return (
+        f"`expected-bots: auto` waits for the reviewers seen on this repository: {keys}. To "
+        f"wait for them on every PR from its first run, whether or not they have posted yet, "
+        f"name them in `.github/review-coordinator.yml`: `expected-bots: {keys}` "
+        "(docs/configure.md)."
+    )
+
+
 def auto_note(settings: Settings, expected: Sequence[BotKey]) -> str | None:
-    """The sticky's note when `auto` found no reviewer at all: say so, and how to name them."""
+    """The sticky's note under `auto`: what it found (or that it found none), and how to name
+    them in `expected-bots`."""
+    if not settings.auto_expected:
+        return None
     named = {*settings.explicit_expected, *settings.require_bots}
-    if settings.auto_expected and not set(expected) - named:
-        return AUTO_FOUND_NONE
-    return None
+    return auto_found(expected) if set(expected) - named else AUTO_FOUND_NONE
 
 
 def identity(gateway: Gateway, identity_hint: str | None) -> tuple[str, str]:

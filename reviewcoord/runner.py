@@ -107,7 +107,7 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
             scope.enter_context(declared_scope(settings))
             run = Evaluation(req, gateway, settings, log, who)
             run.clock = clock
-            said = Said([], used.warning)
+            said = Said([], used)
             if used.warning:
                 log.error(used.warning, file=req.config_path, line=used.line)
             try:
@@ -137,10 +137,10 @@ def evaluate(req: RunRequest, gateway: Gateway, clock: Clock, log: Log) -> Outco
 @dataclass
 class Said:
     """What a run says besides its verdict: notes for every surface (what `auto` found, what the
-    PR's config edit would change), and the warning about an invalid config file."""
+    PR's config edit would change), and which config file judged it (its warning, if invalid)."""
 
     notes: list[str]
-    warning: str | None
+    config: ConfigUsed
 
 
 def _config_news(run: Evaluation, used: ConfigUsed) -> bool:
@@ -253,7 +253,7 @@ def _publish(
     if isinstance(confirmed, str):
         return Outcome("error", "the head moved", head_sha=head, settings=run.settings), confirmed
     settled, judgement = confirmed
-    verdict = judgement.verdict.model_copy(update={"config_warning": said.warning})
+    verdict = judgement.verdict.model_copy(update={"config_warning": said.config.warning})
     notes = [*said.notes, *settled.log]
     asked = [a for a in judgement.record.asked or [] if a.head == head]
     notes.extend(rerequest.note(a) for a in asked)
@@ -269,7 +269,11 @@ def _publish(
         sticky = run.settings.format in ("both", "comment")
         block = run.cycles.history_block(judgement.record) if sticky else ""
         pub = Publication(
-            verdict, notes=notes, sticky_notes=list(run.cycles.notes), history_block=block
+            verdict,
+            notes=notes,
+            sticky_notes=list(run.cycles.notes),
+            history_block=block,
+            config_where=said.config.where,
         )
         # A conditional re-read (a 304 costs no rate limit): is this still the PR's head?
         moved_to = run.surfaces.publish(pub, lambda: run.gateway.get_pull(run.req.pr).head_sha)

@@ -2,6 +2,8 @@
 that lists reviewers from its profile alone (reviewcoord/bots/registry.py):
 
 * the reviewer list and severity table (docs/reviewers.md);
+* who each pack holds, wherever the docs say it (a `slow-pack` span in docs/reviewers.md,
+  configure.md and interface.md; the commented default packs of examples/review-coordinator.yml);
 * the trigger logic of the shipped reusable workflow (.github/workflows/judge.yml): every bot
   login (whose comment edits judge again), the apps of the reviewers' own check runs
   (`Registry.check_apps`), each bot's in-place tracker (`BotProfile.tracker`: its edits start no
@@ -22,8 +24,9 @@ from __future__ import annotations
 import json
 import re
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from reviewcoord.bots import REGISTRY, bot_keys
@@ -66,6 +69,24 @@ def reviewer_table() -> str:
         logins = _code(_rest_logins(profile))
         rows.append(f"| `{key}` | {profile.display} | {logins} | {pack} | {hint} | {quirks} |")
     return "\n".join(rows)
+
+
+def _and(items: Sequence[str]) -> str:
+    return " and ".join(items) if len(items) < 3 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def slow_pack() -> str:
+    """The slow pack's reviewers by name, for the prose that says who each pack holds."""
+    return _and([REGISTRY.profile(key).display for key in REGISTRY.pack("slow")])
+
+
+def pack_defaults() -> str:
+    """The example config's commented default packs (`fast-pack`, `slow-pack`)."""
+    lines = []
+    for pack in ("fast", "slow"):
+        keys = ", ".join(sorted(REGISTRY.pack(pack)))
+        lines += textwrap.wrap(f"{pack}-pack: [{keys}]", 94, subsequent_indent="  ")
+    return "\n".join(f"# {line}" for line in lines)
 
 
 def severity_table() -> str:
@@ -187,12 +208,15 @@ def hand_over_if() -> str:
 # ------------------------------------------------------------------------ the files
 @dataclass(frozen=True)
 class Generated:
-    """The generated blocks of one file, and how its comments open and close a line."""
+    """The generated blocks of one file, and how its comments open and close a line. A block
+    is whole lines; a span (`spans`) is words inside a line (a sentence, a table cell), between
+    `<!-- generated: NAME -->` and `<!-- end generated: NAME -->`, and may occur many times."""
 
     path: Path
     blocks: dict[str, Callable[[], str]]
     opener: str  # before `generated: NAME` on its line
     closer: str  # after it
+    spans: dict[str, Callable[[], str]] = field(default_factory=dict)
 
     def pattern(self, name: str) -> re.Pattern[str]:
         o, c = re.escape(self.opener), re.escape(self.closer)
@@ -200,14 +224,23 @@ class Generated:
             rf"({o}generated: {name} [^\n]*{c}\n)(.*?)({o}end generated: {name}{c}\n)", re.DOTALL
         )
 
+    def span_pattern(self, name: str) -> re.Pattern[str]:
+        o, c = re.escape(self.opener), re.escape(self.closer)
+        return re.compile(rf"({o}generated: {name}{c})([^\n]*?)({o}end generated: {name}{c})")
 
+
+SLOW_PACK = {"slow-pack": slow_pack}  # who the slow pack holds, wherever prose says it
 FILES = (
     Generated(
         ROOT / "docs/reviewers.md",
         {"reviewers": reviewer_table, "severity": severity_table},
         "<!-- ",
         " -->",
+        SLOW_PACK,
     ),
+    Generated(ROOT / "docs/configure.md", {}, "<!-- ", " -->", SLOW_PACK),
+    Generated(ROOT / "docs/interface.md", {}, "<!-- ", " -->", SLOW_PACK),
+    Generated(ROOT / "examples/review-coordinator.yml", {"packs": pack_defaults}, "# ", ""),
     Generated(
         ROOT / ".github/workflows/judge.yml",
         {"judge-if": judge_if, "hand-over-if": hand_over_if},
@@ -224,6 +257,11 @@ def regenerate(text: str, generated: Generated) -> str:
         if pattern.search(text) is None:
             raise ValueError(f"{generated.path.name} has no generated block {name!r}")
         text = pattern.sub(lambda m, r=render: f"{m.group(1)}{r()}\n{m.group(3)}", text, count=1)
+    for name, render in generated.spans.items():
+        pattern = generated.span_pattern(name)
+        if pattern.search(text) is None:
+            raise ValueError(f"{generated.path.name} has no generated span {name!r}")
+        text = pattern.sub(lambda m, r=render: f"{m.group(1)}{r()}{m.group(3)}", text)
     return text
 
 

@@ -51,10 +51,12 @@ def test_the_pr_that_fixes_a_broken_config_goes_green_under_the_last_valid_one(
     assert run.outputs["gate"] == "go" and run.outputs["settled-on"] == "cursor"
     # Judged under the last valid version (require-bots: cursor), never the PR's own.
     assert fake.statuses(HEAD)[-1]["state"] == "success"
+    status = fake.statuses(HEAD)[-1]["description"]
+    assert status.startswith(f"go (config file invalid: {CONFIG} line 2; see the sticky): ")
+    assert len(status) <= 140
     for name, text in surfaces(fake, run.stdout, run.summary).items():
         flat = " ".join(text.split())
-        if name == "commit status":  # 140 characters: it points at the sticky
-            assert "config file invalid" in flat, flat
+        if name == "commit status":  # 140 characters: the file and line (above), not the key
             continue
         assert CONFIG in flat and "group-windw" in flat and "line 2" in flat, name
         assert "did you mean 'group-window'" in flat, name
@@ -167,3 +169,13 @@ def test_once_fixed_the_next_run_drops_the_warning_then_noops_again(
 def _writes(fake: FakeGitHub) -> list[object]:
     """Every write so far (GraphQL `viewer`, who our token is, is a POST that reads)."""
     return [r for r in fake.request_log() if r.method != "GET" and r.route != "/graphql"]
+
+
+def test_a_long_config_path_is_shown_by_its_end_within_the_status() -> None:
+    from reviewcoord.resolve import MAX_PATH_SHOWN, ConfigUsed
+
+    deep = "config/" * 20 + "review-coordinator.yml"
+    where = ConfigUsed("bad", "the defaults", 7, None, deep).where
+    assert where is not None and where.endswith("review-coordinator.yml line 7")
+    assert len(where) <= MAX_PATH_SHOWN + len("… line 7")
+    assert ConfigUsed(path=deep).where is None  # a valid file: nothing to say

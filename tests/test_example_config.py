@@ -40,7 +40,9 @@ def test_the_commented_declared_reviewer_is_valid_too() -> None:
     uncommented = "reviewers:\n" + "\n".join(line[2:] for line in block.splitlines())
     values = parse_config_file(uncommented, "example reviewers")
     settings = build_settings(values, {}, file_source="example", input_source="inputs")
-    assert settings.reviewers["kilo"].trigger == "@kilo review"
+    kilo = settings.reviewers["kilo"]
+    assert kilo.trigger == "@kilo review" and kilo.name == "Kilo Code"
+    assert kilo.check is not None and kilo.check.app == "kilo-code-bot"
 
 
 def test_a_replay_under_the_example_config(capsys: object) -> None:

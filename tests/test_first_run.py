@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from reviewcoord.resolve import AUTO_FOUND_NONE
+from reviewcoord.resolve import AUTO_FOUND_NONE, auto_found
 from tests.e2e_support import (
     CURSOR,
     HEAD,
@@ -53,11 +53,21 @@ def test_control_a_reviewer_seen_on_the_repository_is_waited_for(fake: FakeGitHu
     assert outcome.settled.polls > 1 and outcome.settled.timed_out
     assert clock.t >= 60
     (sticky,) = stickies(fake)
-    assert AUTO_FOUND_NONE not in " ".join(sticky["body"].split())
+    flat = " ".join(sticky["body"].split())
+    assert AUTO_FOUND_NONE not in flat
+    # What `auto` found, and the line that names it from the first run on.
+    assert auto_found(["cursor"]) in flat and "`expected-bots: cursor`" in flat
 
 
 def test_a_bot_seen_on_this_pr_is_expected_on_its_first_run(fake: FakeGitHub) -> None:
     fake.add_review(2, login=CURSOR, body=body("C_jdx12718_review"), commit_id=HEAD)
     outcome = evaluate_in_process(fake, {}, SimulatedClock())
     assert outcome.verdict.expected_bots == ["cursor"]
-    assert AUTO_FOUND_NONE not in outcome.notes
+    assert AUTO_FOUND_NONE not in outcome.notes and auto_found(["cursor"]) in outcome.notes
+
+
+def test_named_reviewers_get_no_note_about_auto(fake: FakeGitHub) -> None:
+    """Control: `expected-bots` named, nothing of `auto` to say."""
+    fake.add_review(2, login=CURSOR, body=body("C_jdx12718_review"), commit_id=HEAD)
+    outcome = evaluate_in_process(fake, {"expected-bots": "cursor"}, SimulatedClock())
+    assert not [n for n in outcome.notes if "expected-bots" in n]

@@ -10,13 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from reviewcoord.bots import REGISTRY
+from reviewcoord.config import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATED: dict[str, Any] = runpy.run_path(str(ROOT / "scripts" / "generated.py"))
 FILES = GENERATED["FILES"]
-(TABLES,) = [g for g in FILES if g.path.suffix == ".md"]
+(TABLES,) = [g for g in FILES if g.path.name == "reviewers.md"]
 
 
 @pytest.mark.parametrize("generated", FILES, ids=lambda g: g.path.name)
@@ -55,3 +57,24 @@ def test_the_check_mode_fails_on_a_stale_block(tmp_path: Path) -> None:
     assert main([], monkeyed) == 1
     assert main(["--write"], monkeyed) == 0
     assert main([], monkeyed) == 0
+
+
+def test_a_stale_pack_sentence_is_regenerated_from_the_registry() -> None:
+    """Prose naming the slow pack is a span generated from the profiles' `pack`: a
+    hand-written "Codex" alone (the slow pack before cubic) is rewritten, never kept."""
+    (configure,) = [g for g in FILES if g.path.name == "configure.md"]
+    span = "<!-- generated: slow-pack -->{}<!-- end generated: slow-pack -->"
+    fresh = GENERATED["regenerate"](span.format("Codex") + "\n" + span.format("x"), configure)
+    names = GENERATED["slow_pack"]()
+    assert fresh == span.format(names) + "\n" + span.format(names)
+    assert all(REGISTRY.profile(key).display in names for key in REGISTRY.pack("slow"))
+    assert not any(REGISTRY.profile(key).display in names for key in REGISTRY.pack("fast"))
+    with pytest.raises(ValueError, match="no generated span 'slow-pack'"):
+        GENERATED["regenerate"]("every built-in reviewer but Codex\n", configure)
+
+
+def test_the_example_configs_commented_packs_are_the_defaults() -> None:
+    block = GENERATED["pack_defaults"]()
+    uncommented = yaml.safe_load("\n".join(line[2:] for line in block.splitlines()))
+    defaults = Settings()
+    assert uncommented == {"fast-pack": defaults.fast_pack, "slow-pack": defaults.slow_pack}

@@ -1,6 +1,7 @@
 """action.yml, docs/configure.md's tables, the example config, the Settings model and the
-Action's input reader agree with docs/interface.md §3-§4 and §7 — one list of inputs and keys,
-one default each, every one documented."""
+Action's input reader agree with docs/interface.md §3-§4 and §7, and the reusable workflow's
+`workflow_call` interface with §10 — one list of inputs and keys, one default each, every one
+documented."""
 
 from __future__ import annotations
 
@@ -146,17 +147,19 @@ def test_outputs_are_the_same_everywhere() -> None:
     assert re.findall(r'^        "([a-z-]+)":', source, flags=re.M) == OUTPUTS
 
 
-def test_every_declared_reviewer_key_is_documented_in_section_7() -> None:
-    from reviewcoord.bots.declared import DeclaredReviewer
+def test_every_declared_reviewer_key_is_documented_in_section_7_and_the_example() -> None:
+    """Every key of a declared reviewer (and of its `check:`), read from the models, is in
+    §7's example and, commented, in examples/review-coordinator.yml."""
+    from reviewcoord.bots.declared import DeclaredCheck, DeclaredReviewer
 
     doc = (ROOT / "docs/interface.md").read_text(encoding="utf-8")
     section = doc.split("## 7. Config file", 1)[1].split("\n## 8.", 1)[0]
     example = (ROOT / "examples/review-coordinator.yml").read_text(encoding="utf-8")
-    for name, field in DeclaredReviewer.model_fields.items():
-        key = field.alias or name
-        assert f"    {key}:" in section, key
-    for key in ("logins", "severity", "reviewed", "failed", "withdrawn", "repeats-inline"):
-        assert f"#     {key}:" in example, key
+    for model, indent in ((DeclaredReviewer, "    "), (DeclaredCheck, "      ")):
+        for name, field in model.model_fields.items():
+            key = field.alias or name
+            assert f"\n{indent}{key}:" in section, f"docs/interface.md §7 lacks {key}"
+            assert f"\n# {indent}{key}:" in example, f"example config lacks {key}"
 
 
 def test_every_key_and_input_is_documented_in_the_contract_and_the_example_config() -> None:
@@ -174,3 +177,26 @@ def test_every_key_and_input_is_documented_in_the_contract_and_the_example_confi
     for name in inputs:
         assert f"| `{name}` |" in section_3, name
     assert set(docs_table("Every key")) == file_keys() | set(INTERFACE)
+
+
+def test_the_reusable_workflows_interface_is_documented_in_section_10() -> None:
+    """Every `workflow_call` input, secret and output of judge.yml has its row in
+    docs/interface.md §10, with the default the workflow declares; no row names one it lacks."""
+    from tests.workflow_support import reusable
+
+    call = reusable()["on"]["workflow_call"]
+    EMPTY = "''"  # how the docs write an empty default
+    doc = (ROOT / "docs/interface.md").read_text(encoding="utf-8")
+    section = doc.split("## 10. The reusable workflow", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 2 and re.fullmatch(r"`[a-z-]+`", cells[0]):
+            rows[cells[0].strip("`")] = cells[1]
+    declared = {**call["inputs"], **call["secrets"], **call["outputs"]}
+    assert set(rows) == set(declared)
+    for name, spec in call["inputs"].items():
+        assert rows[name] == f"`{spec['default'] or EMPTY}`", name
+    assert rows["token"] == "`GITHUB_TOKEN`" and call["secrets"]["token"]["required"] is False
+    for name in call["outputs"]:
+        assert f"`{name}`" in rows[name] and name in OUTPUTS, name

@@ -73,3 +73,27 @@ def test_control_actionlint_catches_a_deprecated_action(tmp_path: Path) -> None:
         [tool, "-no-color"], cwd=tmp_path, capture_output=True, text=True, check=False
     )
     assert proc.returncode != 0 and "node20" in proc.stdout
+
+
+USES = re.compile(r"^\s*-?\s*uses:\s*(?P<action>[^\s#]+)(?P<comment>.*)$", re.M)
+SHA_PIN = re.compile(r"@[0-9a-f]{40}$")
+
+
+def workflow_files() -> list[Path]:
+    return sorted(
+        [*(ROOT / ".github/workflows").glob("*.yml"), *(ROOT / "examples/workflows").glob("*.yml")]
+    )
+
+
+def test_every_third_party_action_is_pinned_by_a_full_sha_with_its_version() -> None:
+    """Another owner's action is pinned by its commit (a tag can be moved), the version as a
+    comment; our own (`./…`, `octo/review-coordinator`: the user's pin, docs/adopt.md) aside."""
+    texts = [(str(p.relative_to(ROOT)), p.read_text("utf-8")) for p in workflow_files()]
+    unpinned = [
+        f"{where}: {m['action']}"
+        for where, text in texts + recipes()
+        for m in USES.finditer(text)
+        if not m["action"].startswith(("./", "octo/review-coordinator", "docker://"))
+        and not (SHA_PIN.search(m["action"]) and re.match(r"\s*# v\d", m["comment"]))
+    ]
+    assert not unpinned, "\n".join(unpinned)

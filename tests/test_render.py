@@ -424,6 +424,20 @@ def test_status_description() -> None:
     assert status_description(empty) == "go: no critical findings"
 
 
+def test_status_description_names_an_invalid_config_files_line_before_the_reason() -> None:
+    """The file and line come first, so clipping a long reason never drops them."""
+    broken = SCENARIOS["blocking"]().model_copy(
+        update={"config_warning": "invalid", "gate_reason": "reason " * 100}
+    )
+    where = ".github/review-coordinator.yml line 2"
+    text = status_description(broken, where)
+    assert text.startswith(f"block (config file invalid: {where}; see the sticky): reason")
+    assert len(text) <= STATUS_DESCRIPTION_LIMIT and text.endswith("…")
+    # Control: a valid config says nothing of it, whatever is passed.
+    assert "config" not in status_description(SCENARIOS["blocking"](), where)
+    assert status_description(broken).startswith("block (config file invalid; see the sticky)")
+
+
 def test_pending_description() -> None:
     assert pending_description(["codex", "claude"]) == "waiting for codex, claude…"
     assert pending_description([]) == "waiting for the review bots…"

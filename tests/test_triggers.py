@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import runpy
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -233,19 +234,33 @@ SKIPPED = [
 ]
 
 
-@pytest.mark.parametrize(("event", "payload"), STARTS)
-def test_the_judge_starts(event: str, payload: dict[str, Any]) -> None:
-    assert wf.job_for(event, payload) == "judge"
+EVENT_FILES = [wf.CALLER, wf.TARGET_CALLER]
+CASES = [
+    *((event, payload, "judge") for event, payload in STARTS),
+    *((event, payload, "hand-over") for event, payload in HANDED_OVER),
+    *((event, payload, None) for event, payload in SKIPPED),
+]
 
 
-@pytest.mark.parametrize(("event", "payload"), HANDED_OVER)
-def test_a_read_only_run_hands_over_to_the_relay(event: str, payload: dict[str, Any]) -> None:
-    assert wf.job_for(event, payload) == "hand-over"
+def as_received(event_file: Path, event: str, job: str | None) -> tuple[str, str | None]:
+    """The event as `event_file` receives it, and the job it must start there. The
+    `pull_request_target` variant gets a PR event as `pull_request_target`, whose token can
+    write for a fork's PR too: what hands over with `pull_request` is judged at once, and what
+    `pull_request` skips (a title edit, a close) it skips too. Every other event is the same."""
+    if event_file == wf.CALLER or event not in ("pull_request", "pull_request_target"):
+        return event, job
+    skipped = event == "pull_request" and job is None
+    return "pull_request_target", None if skipped else "judge"
 
 
-@pytest.mark.parametrize(("event", "payload"), SKIPPED)
-def test_no_job_starts(event: str, payload: dict[str, Any]) -> None:
-    assert wf.job_for(event, payload) is None
+@pytest.mark.parametrize("event_file", EVENT_FILES, ids=lambda path: path.name)
+@pytest.mark.parametrize(("event", "payload", "job"), CASES)
+def test_each_event_starts_its_job_under_either_event_workflow(
+    event_file: Path, event: str, payload: dict[str, Any], job: str | None
+) -> None:
+    """`judge`, `hand-over` (a read-only run: the relay judges) or no job at all."""
+    received, expected = as_received(event_file, event, job)
+    assert wf.job_for(received, payload, event_file) == expected
 
 
 # ------------------------------------------------------------ every bot's in-place edits

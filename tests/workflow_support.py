@@ -21,6 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 REUSABLE = ROOT / ".github/workflows/judge.yml"
 CALLER = ROOT / "examples/workflows/review-coordinator.yml"
 RELAY = ROOT / "examples/workflows/review-coordinator-relay.yml"
+# The variant of the event workflow on `pull_request_target` (docs/adopt.md): it replaces CALLER.
+TARGET_CALLER = ROOT / "examples/workflows/review-coordinator-pull-request-target.yml"
 PAYLOADS = Path(__file__).parent / "fixtures/payloads"
 JOB = "judge"  # the reusable workflow's job that runs the action
 JOBS = ("judge", "hand-over")  # at most one of them runs for an event
@@ -42,19 +44,20 @@ def reusable() -> dict[str, Any]:
     return _read(REUSABLE)
 
 
-def caller(event: str) -> dict[str, Any]:
-    """The user's workflow that receives `event`: the relay for `workflow_run`."""
-    return _read(RELAY if event == "workflow_run" else CALLER)
+def caller(event: str, event_file: Path = CALLER) -> dict[str, Any]:
+    """The user's workflow that receives `event`: the relay for `workflow_run`, else the event
+    workflow (`event_file`: CALLER or its `pull_request_target` variant)."""
+    return _read(RELAY if event == "workflow_run" else event_file)
 
 
 def job(name: str = JOB) -> dict[str, Any]:
     return dict(reusable()["jobs"][name])
 
 
-def triggered(event: str, payload: dict[str, Any]) -> bool:
+def triggered(event: str, payload: dict[str, Any], event_file: Path = CALLER) -> bool:
     """The event and its activity type are among the caller's triggers (and, for the relay,
     the run that completed is the event workflow's)."""
-    triggers = caller(event)["on"]
+    triggers = caller(event, event_file)["on"]
     if event not in triggers:
         return False
     spec = triggers[event] or {}
@@ -67,19 +70,22 @@ def triggered(event: str, payload: dict[str, Any]) -> bool:
     return True
 
 
-def call_inputs(event: str, payload: dict[str, Any]) -> dict[str, Any]:
+def call_inputs(event: str, payload: dict[str, Any], event_file: Path = CALLER) -> dict[str, Any]:
     """The reusable workflow's inputs: its defaults, then what the caller's `with:` passes."""
     declared = reusable()["on"]["workflow_call"]["inputs"]
     values = {name: spec.get("default", "") for name, spec in declared.items()}
-    (call,) = caller(event)["jobs"].values()
+    (call,) = caller(event, event_file)["jobs"].values()
     outer = ghexpr.event_context(event, payload)
     for name, template in (call.get("with") or {}).items():
         values[name] = ghexpr.interpolate(str(template), outer)
     return values
 
 
-def context(event: str, payload: dict[str, Any], run_id: int = 1) -> dict[str, Any]:
-    return ghexpr.event_context(event, payload, run_id=run_id, inputs=call_inputs(event, payload))
+def context(
+    event: str, payload: dict[str, Any], run_id: int = 1, event_file: Path = CALLER
+) -> dict[str, Any]:
+    inputs = call_inputs(event, payload, event_file)
+    return ghexpr.event_context(event, payload, run_id=run_id, inputs=inputs)
 
 
 def truthy_if(name: str, ctx: dict[str, Any]) -> bool:
@@ -87,11 +93,12 @@ def truthy_if(name: str, ctx: dict[str, Any]) -> bool:
     return ghexpr.truthy(ghexpr.evaluate(str(job(name)["if"]), ctx))
 
 
-def job_for(event: str, payload: dict[str, Any]) -> str | None:
-    """Which job of the reusable workflow GitHub would start for the event, if any."""
-    if not triggered(event, payload):
+def job_for(event: str, payload: dict[str, Any], event_file: Path = CALLER) -> str | None:
+    """Which job of the reusable workflow GitHub would start for the event, if any, when the
+    repository's event workflow is `event_file`."""
+    if not triggered(event, payload, event_file):
         return None
-    ctx = context(event, payload)
+    ctx = context(event, payload, event_file=event_file)
     started = [n for n in JOBS if truthy_if(n, ctx)]
     assert len(started) <= 1, f"{event}: both {started} would run"
     return started[0] if started else None

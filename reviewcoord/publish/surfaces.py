@@ -81,6 +81,7 @@ class Publication:
     sticky_notes: list[str] = field(default_factory=list)  # the sticky's own (history)
     history_block: str = ""
     comment_url: str = ""
+    config_where: str | None = None  # the invalid config file and line (ConfigUsed.where)
 
     @property
     def head(self) -> str:
@@ -182,7 +183,12 @@ class CommitStatus:
 
     def publish(self, pub: Publication) -> None:
         state: StatusState = "success" if pub.verdict.gate == "go" else "failure"
-        self._set(pub.head, state, render.status_description(pub.verdict), pub.comment_url or None)
+        self._set(
+            pub.head,
+            state,
+            render.status_description(pub.verdict, pub.config_where),
+            pub.comment_url or None,
+        )
 
     def fail(self, sha: str, problem: str) -> None:
         self._set(sha, "error", render.error_description(problem))
@@ -243,7 +249,7 @@ class CheckRun:
         run.guard.write("complete the check run", complete, check=True)
 
     def publish(self, pub: Publication) -> None:
-        output = render.check_output(pub.verdict, extra_notes=pub.notes)
+        output = render.check_output(pub.verdict, pub.config_where, extra_notes=pub.notes)
         # The trusted copy of the record: only our App can change this check run.
         text = record_text(pub.history_block)
         self._finish(pub.head, pub.verdict, output.model_copy(update={"text": text}))

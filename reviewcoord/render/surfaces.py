@@ -144,10 +144,12 @@ def _shorten_old_body(top: str, rest: str) -> str:
 # --- check run, job summary, statuses ----------------------------------------------------------
 
 
-def check_output(verdict: Verdict, *, extra_notes: Sequence[str] = ()) -> CheckOutput:
+def check_output(
+    verdict: Verdict, config_where: str | None = None, *, extra_notes: Sequence[str] = ()
+) -> CheckOutput:
     """Title and summary of the check run; annotations are sent separately (`annotations`)."""
     return CheckOutput(
-        title=status_description(verdict),
+        title=status_description(verdict, config_where),
         summary=fit(_CHECK, verdict, extra_notes),
     )
 
@@ -157,14 +159,18 @@ def job_summary(verdict: Verdict, *, extra_notes: Sequence[str] = ()) -> str:
     return fit(_JOB, verdict, extra_notes)
 
 
-def status_description(verdict: Verdict) -> str:
+def status_description(verdict: Verdict, config_where: str | None = None) -> str:
     """One line for the commit status (≤ 140 characters): "block: 2 critical findings (…)";
-    with an invalid config file it says that first ("go (config invalid, see the check): …")."""
+    with an invalid config file it names the file and line first, before the reason is clipped
+    ("go (config file invalid: .github/review-coordinator.yml line 2; see the sticky): …")."""
     reason = safe.clean(verdict.gate_reason, STATUS_DESCRIPTION_LIMIT)
     if not reason:
         n = len(verdict.critical)
         reason = f"{n} critical {finding_noun(n)}" if n else "no critical findings"
-    config = " (config file invalid: see the sticky)" if verdict.config_warning else ""
+    config = ""
+    if verdict.config_warning:
+        where = f": {safe.clean(config_where, 80)}" if config_where else ""
+        config = f" (config file invalid{where}; see the sticky)"
     return safe.clip(f"{verdict.gate}{config}: {reason}", STATUS_DESCRIPTION_LIMIT)
 
 
