@@ -137,6 +137,9 @@ def test_real_inline_findings_at_their_levels(cid: str, expected: list[Any]) -> 
         ("N5_graphite_forge_merge_activity", "noise"),
         ("N5_devin_vibescroll1_clean", "clean"),
         ("N5_devin_found_issue", "reviewed"),
+        ("N5_cubic_universal13_clean", "clean"),
+        ("N5_devin_starting_badge", "in_progress"),
+        ("N5_devin_outdated_report", "noise"),
     ],
 )
 def test_summaries_statuses_and_notices_are_no_findings(cid: str, kind: str) -> None:
@@ -157,12 +160,31 @@ def test_cubics_review_repeats_every_finding_in_its_prompt_counted_once_inline()
     got = ingest([review, *inline], head_sha=HEAD)
     assert sorted(f.severity_raw or "" for f in got.findings) == ["P0", "P3"]
     assert got.state("cubic") == "reviewed"
-    clean = review.model_copy(
-        update={
-            "body": review.body.replace("**14 issues found** across 8 files", "**No issues found**")
-        }
-    )
+
+
+def test_cubics_clean_review_is_read_by_its_real_first_line_only() -> None:
+    clean = real("N5_cubic_universal13_clean", commit_id=HEAD)
     assert parse_comment("cubic", clean).kind == "clean"
+    got = ingest([clean], head_sha=HEAD)
+    assert (got.state("cubic"), got.findings) == ("reviewed", [])
+    # Control: the same review with a count is a review of its commit, findings inline.
+    counted = clean.body.replace(
+        "**No issues found** across 1 file", "**2 issues found** across 1 file"
+    )
+    framed = f"<!-- cubic:review-summary:start -->\n{counted.split(chr(10))[0]}\n"
+    framed += "<!-- cubic:review-summary:end -->"
+    assert parse_comment("cubic", clean.model_copy(update={"body": framed})).kind == "reviewed"
+    # Never seen: "No issues found" without its "across N file(s)", or inside the summary
+    # markers, or a count of 0 there. Each is unread, loudly, never a quiet clean.
+    for body in (
+        "**No issues found**",
+        "<!-- cubic:review-summary:start -->\n**No issues found**\n"
+        "<!-- cubic:review-summary:end -->",
+        "<!-- cubic:review-summary:start -->\n**0 issues found** across 2 files\n"
+        "<!-- cubic:review-summary:end -->",
+    ):
+        parsed = parse_comment("cubic", clean.model_copy(update={"body": body}))
+        assert parsed.kind != "clean" and parsed.unreadable, body
 
 
 def test_a_cubic_label_quoted_in_its_own_prompt_is_never_read_as_a_finding() -> None:
@@ -207,12 +229,15 @@ def test_devin_marker_gives_the_native_id_and_the_place() -> None:
 
 
 def test_devin_starting_is_working_and_its_superseded_report_is_noise() -> None:
-    start = real("N5_devin_found_issue", endpoint="issue_comment", body="Starting Devin Review.")
-    assert parse_comment("devin", start).kind == "in_progress"
-    old = "> [!NOTE]\n> **This report is out of date.** Scroll down for the latest report.\n\n"
-    report = real("N5_devin_found_issue")
-    outdated = parse_comment("devin", report.model_copy(update={"body": old + report.body}))
-    assert outdated.kind == "noise" and not outdated.unreadable
+    start = real("N5_devin_starting_badge")
+    assert ingest([start], head_sha=HEAD).state("devin") == "working"
+    outdated = parse_comment("devin", real("N5_devin_outdated_report"))
+    assert outdated.kind == "noise" and not outdated.unreadable and not outdated.findings
+    # Control: the same report without the note is a review of its commit.
+    note, report = real("N5_devin_outdated_report").body.split("\n\n", 1)
+    assert note.startswith("> [!NOTE]")
+    fresh = real("N5_devin_outdated_report", body=report)
+    assert parse_comment("devin", fresh).kind == "reviewed"
 
 
 # --------------------------------------------------------------------- Macroscope's edits
@@ -277,3 +302,34 @@ def test_attack_a_codeant_level_chip_never_seen_is_unread_not_a_quiet_medium(chi
     # control: the real body, `Major`, is a finding at `medium`
     (real_finding,) = parse_comment("codeant", finding).findings
     assert real_finding.severity == "medium" and real_finding.severity_raw == "Major"
+
+
+@pytest.mark.parametrize("level", ["🔵 **Low**", "🔴 **Critical**"])
+def test_a_macroscope_level_never_seen_in_a_real_body_is_unread(level: str) -> None:
+    """Only High and Medium are in real Macroscope bodies: `🔵 **Low**` (named in survey notes)
+    and a `Critical` are layouts not seen — unread, loudly, never a guessed level."""
+    raw = macroscope_on_head("N5_macro_t3code_inline_medium", 11)
+    medium = "🟡 **Medium**"
+    assert raw.body.startswith(medium)
+    parsed = parse_comment(
+        "macroscope", raw.model_copy(update={"body": raw.body.replace(medium, level, 1)})
+    )
+    assert parsed.unreadable and parsed.findings == ()
+    # control: the real body is a finding at `medium`
+    (finding,) = parse_comment("macroscope", raw).findings
+    assert finding.severity == "medium"
+
+
+def test_cubics_check_saying_it_skipped_is_no_quiet_skip() -> None:
+    """No skipped or failed cubic run was found: its words are quoted, never read as a skip."""
+    from reviewcoord.bots.checks import CheckView
+    from reviewcoord.bots.cubic import CHECKS
+
+    (check,) = CHECKS
+    meaning = check.meaning
+    skipped = CheckView("completed", "skipped", "Skipping review", "", "u", None)
+    said = meaning(skipped)
+    assert said is not None and said.state == "failed" and "Skipping review" in said.detail
+    # control: its real "AI review completed" (success) says its review follows
+    done = meaning(CheckView("completed", "success", "AI review completed", "", "u", None))
+    assert done is not None and done.state == "finishing"

@@ -46,7 +46,6 @@ TABLE = [
     ("cubic", "P3", "low"),
     ("macroscope", "🟠 High", "critical"),
     ("macroscope", "🟡 Medium", "medium"),
-    ("macroscope", "🔵 Low", "low"),
     ("codeant", "Major", "medium"),
     ("codeant", "Critical", "medium"),  # not seen: an unrecognised label, rounded down
     ("devin", "🔴", "critical"),

@@ -1,7 +1,7 @@
 """Macroscope (`macroscopeapp[bot]`): shapes are docs/bot-formats.md § Macroscope.
 
 A finding is one inline comment opening with its level and place, `🟠 **High** `path:line``
-(🟡 **Medium**, 🔵 **Low**), then a paragraph, optional "Also found in N other location(s)" and
+(or 🟡 **Medium**), then a paragraph, optional "Also found in N other location(s)" and
 "AI Prompt" folds. Macroscope never resolves a thread: it edits its own comment, prepending
 `<!-- MURMUR_IGNORE -->` and appending a line "No longer relevant as of <sha>" or "✅ Resolved in
 <sha>" — a withdrawal, which counts only if the edit is its own (reviewcoord/edits.py
@@ -32,7 +32,7 @@ KEY = "macroscope"
 LOGINS: frozenset[str] = frozenset({"macroscopeapp[bot]"})
 
 _HEAD = re.compile(
-    r"^(?P<raw>(?:🟠|🟡|🔵)?[ \t]*\*\*(?P<word>High|Medium|Low)\*\*)[ \t]+"
+    r"^(?P<raw>(?:🟠|🟡)?[ \t]*\*\*(?P<word>High|Medium)\*\*)[ \t]+"
     r"`(?P<path>[^`\s]{1,500}?):(?P<line>\d{1,7})(?:[-–](?P<end>\d{1,7}))?`[ \t]*$",
 )
 # Its withdrawal by edit, a line of its own at the end of its comment.
@@ -45,13 +45,14 @@ _APPROVABILITY = re.compile(r"^#{1,6}[ \t]*Approvability[ \t]*$")
 _TAIL = 600
 
 # Its top tier seen is High (🟠): critical (docs/severity.md). A level it has not been seen
-# writing (a "Critical") is a layout not seen: the comment is unread, loudly.
-SEVERITY: dict[str, Level] = {"high": "critical", "medium": "medium", "low": "low"}
+# writing in a real body (a "Critical", a "🔵 **Low**") is a layout not seen: the comment is
+# unread, loudly.
+SEVERITY: dict[str, Level] = {"high": "critical", "medium": "medium"}
 
 
 def canonical_label(raw: str) -> str:
     """`🟠 **High**` → `high`: the label's word only."""
-    word = re.search(r"High|Medium|Low", raw, re.I)
+    word = re.search(r"High|Medium", raw, re.I)
     return word.group(0).casefold() if word else raw.strip().casefold()
 
 
