@@ -93,6 +93,9 @@ class Ingested:
     # Findings a bot withdrew by editing its comment, with its words: out of the gate only if
     # the edit is its own (the judge asks reviewcoord/edits.py `settle_withdrawals`).
     withdrawn: tuple[tuple[Finding, str], ...] = ()
+    # Findings a bot withdrew by its own reply in the thread (Greptile's), stable id → why: gone
+    # from this reading, and a recorded one is likely fixed, never carried forward as unreported.
+    withdrawn_in_thread: dict[str, str] = field(default_factory=dict)
     # The review effort each bot said it used on the head (Copilot's "Lite"), newest first.
     efforts: dict[BotKey, str] = field(default_factory=dict)
     # What the reading's parts beyond comments said (their states, a source's findings), for
@@ -155,9 +158,11 @@ def _withdraw(
     findings: list[Finding],
     withdrawals: Sequence[tuple[BotKey, RawComment, int]],
     notes: list[ParseNote],
+    withdrawn: dict[str, str],
 ) -> list[Finding]:
     """Drop the findings a bot withdrew itself (`ParsedComment.withdraws`: a reply of the same
-    bot, on the same endpoint, naming the comment it withdraws), each with a visible note."""
+    bot, on the same endpoint, naming the comment it withdraws), each with a visible note and
+    its stable id in `withdrawn`."""
     kept = findings
     for bot, comment, target in withdrawals:
         gone = [
@@ -169,8 +174,11 @@ def _withdraw(
             continue
         kept = [f for f in kept if f not in gone]
         for f in gone:
-            note = f"finding withdrawn by {display_name(bot)} in its thread: {f.title}"
-            notes.append(ParseNote(bot=bot, url=comment.html_url or f.url, note=note))
+            why = f"withdrawn by {display_name(bot)} in its thread"
+            notes.append(
+                ParseNote(bot=bot, url=comment.html_url or f.url, note=f"finding {why}: {f.title}")
+            )
+            withdrawn[f.stable_id] = why
     return kept
 
 
@@ -424,7 +432,8 @@ def ingest(
     on_head = frozenset(
         (r.comment.endpoint, r.comment.id) for r in reads if _state_of(tally, r, facts)
     )
-    findings = _withdraw(tally.findings, tally.withdrawals, tally.notes)
+    in_thread: dict[str, str] = {}
+    findings = _withdraw(tally.findings, tally.withdrawals, tally.notes, in_thread)
     findings = apply_marks(findings, tally.marked, tally.notes, table)
     review_of = {c.id: c.pull_request_review_id for c in listed if c.endpoint == "review_comment"}
     findings = distrust(findings, tally.distrusted, review_of, tally.notes)
@@ -453,6 +462,7 @@ def ingest(
         unreadable=frozenset(tally.unreadable),
         finishing=frozenset(finishing),
         withdrawn=tuple(tally.withdrawn),
+        withdrawn_in_thread=in_thread,
         efforts=tally.efforts,
         evidence_digest=_digest(said) if said else "",
         facts=facts,

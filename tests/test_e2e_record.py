@@ -171,6 +171,53 @@ def test_a_bots_reply_edited_into_a_withdrawal_then_the_record_voided_never_goes
     assert again["gate"] == "block" and not again["held"] and titles(again) == titles(first)
 
 
+@pytest.mark.parametrize(
+    ("login", "user_type", "gate"),
+    [("greptile-apps", "User", "block"), ("greptile-apps[bot]", "Bot", "go")],
+    ids=["a-person-named-like-greptile", "control-greptile-itself"],
+)
+def test_greptiles_withdrawal_after_the_first_verdict_withdraws_a_recorded_finding(
+    fake: FakeGitHub, tmp_path: Path, login: str, user_type: str, gate: str
+) -> None:
+    """A withdrawal usually answers the author's reply, so it comes after the finding is in the
+    record: the recorded finding is then withdrawn (likely fixed), not carried forward as a
+    finding no comment reports any more. Only Greptile's own reply does that."""
+    from tests.test_e2e_no_false_go import AFFIRMATIVE, GREPTILE, GREPTILE_P0
+
+    assert login == GREPTILE or user_type == "User"
+    run = Runs(fake, tmp_path)
+    inputs = {"expected-bots": "greptile"}
+    root = fake.add_review_comment(2, login=GREPTILE, body=GREPTILE_P0, path="src/a.py", line=3)
+    assert verdict_of(run(inputs=inputs))["gate"] == "block"
+    fake.add_review_comment(2, login=login, body=AFFIRMATIVE, path="src/a.py", line=3,
+                            in_reply_to_id=root["id"], user_type=user_type)  # fmt: skip
+    assert verdict_of(run(inputs=inputs))["gate"] == gate
+
+
+def test_control_greptiles_own_edit_into_a_withdrawal_withdraws_after_the_dispatch(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    """The control of route 6's variant, discriminating: the same steps, but Greptile edits its
+    own reply into the withdrawal. The voided record is still held until the dispatch; the
+    dispatch then judges from the restored record, and the bot's own withdrawal counts: go."""
+    from tests.test_e2e_no_false_go import AFFIRMATIVE, GREPTILE, GREPTILE_P0
+
+    run = Runs(fake, tmp_path)
+    inputs = {"expected-bots": "greptile"}
+    root = fake.add_review_comment(2, login=GREPTILE, body=GREPTILE_P0, path="src/a.py", line=3)
+    reply = fake.add_review_comment(
+        2, login=GREPTILE, body="Thanks, looking.", path="src/a.py", line=3,
+        in_reply_to_id=root["id"],
+    )  # fmt: skip
+    assert verdict_of(run(inputs=inputs))["gate"] == "block"
+    fake.edit_review_comment(reply["id"], AFFIRMATIVE, editor=GREPTILE, editor_type="Bot")
+    void_the_record(fake)
+    held = verdict_of(run(inputs=inputs))
+    assert held["gate"] == "block" and held["held"], held
+    again = verdict_of(run.dispatched(inputs=inputs))
+    assert again["gate"] == "go" and not again["held"], again
+
+
 def test_our_sticky_deleted_is_restored_from_our_check_run(
     fake: FakeGitHub, tmp_path: Path
 ) -> None:

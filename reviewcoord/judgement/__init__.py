@@ -93,7 +93,7 @@ def judge(
         subject.ingested,
         ctx,
         held=frozenset(edits.bots),
-        withdrawn=withdrawals.ids,
+        withdrawn={**subject.ingested.withdrawn_in_thread, **withdrawals.ids},
     )
     groups = rank(group(carried.kept, settings.group_window))
     bound = bind(carried.kept, subject.comments, ctx, edits.commands)
