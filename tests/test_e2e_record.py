@@ -137,6 +137,17 @@ def test_a_record_voided_without_a_deletion_is_held_until_a_bot_reviews_again(
     assert verdict_of(run())["gate"] == "go"
 
 
+def greptile_p0_with_a_reply(fake: FakeGitHub) -> dict[str, Any]:
+    """Greptile's P0 on src/a.py and its own first reply in the thread (returned)."""
+    from tests.test_e2e_no_false_go import GREPTILE, GREPTILE_P0
+
+    root = fake.add_review_comment(2, login=GREPTILE, body=GREPTILE_P0, path="src/a.py", line=3)
+    return fake.add_review_comment(
+        2, login=GREPTILE, body="Thanks, looking.", path="src/a.py", line=3,
+        in_reply_to_id=root["id"],
+    )  # fmt: skip
+
+
 def test_a_bots_reply_edited_into_a_withdrawal_then_the_record_voided_never_goes(
     fake: FakeGitHub, tmp_path: Path
 ) -> None:
@@ -144,15 +155,11 @@ def test_a_bots_reply_edited_into_a_withdrawal_then_the_record_voided_never_goes
     withdrawal, then voids the record. The run restores the record from our check run and
     does not go; the dispatch after it judges from that record, and the withdrawal someone else
     wrote counts for nothing (an edit never makes a signal newer)."""
-    from tests.test_e2e_no_false_go import AFFIRMATIVE, GREPTILE, GREPTILE_P0
+    from tests.test_e2e_no_false_go import AFFIRMATIVE
 
     run = Runs(fake, tmp_path)
     inputs = {"expected-bots": "greptile"}
-    root = fake.add_review_comment(2, login=GREPTILE, body=GREPTILE_P0, path="src/a.py", line=3)
-    reply = fake.add_review_comment(
-        2, login=GREPTILE, body="Thanks, looking.", path="src/a.py", line=3,
-        in_reply_to_id=root["id"],
-    )  # fmt: skip
+    reply = greptile_p0_with_a_reply(fake)
     first = verdict_of(run(inputs=inputs))
     assert first["gate"] == "block"
     # Control: the record intact, nobody's edit voids anything (a person's comment: no change).
@@ -200,15 +207,11 @@ def test_control_greptiles_own_edit_into_a_withdrawal_withdraws_after_the_dispat
     """The control of route 6's variant, discriminating: the same steps, but Greptile edits its
     own reply into the withdrawal. The voided record is still held until the dispatch; the
     dispatch then judges from the restored record, and the bot's own withdrawal counts: go."""
-    from tests.test_e2e_no_false_go import AFFIRMATIVE, GREPTILE, GREPTILE_P0
+    from tests.test_e2e_no_false_go import AFFIRMATIVE, GREPTILE
 
     run = Runs(fake, tmp_path)
     inputs = {"expected-bots": "greptile"}
-    root = fake.add_review_comment(2, login=GREPTILE, body=GREPTILE_P0, path="src/a.py", line=3)
-    reply = fake.add_review_comment(
-        2, login=GREPTILE, body="Thanks, looking.", path="src/a.py", line=3,
-        in_reply_to_id=root["id"],
-    )  # fmt: skip
+    reply = greptile_p0_with_a_reply(fake)
     assert verdict_of(run(inputs=inputs))["gate"] == "block"
     fake.edit_review_comment(reply["id"], AFFIRMATIVE, editor=GREPTILE, editor_type="Bot")
     void_the_record(fake)
