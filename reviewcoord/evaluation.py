@@ -30,7 +30,7 @@ from reviewcoord.model import FINAL_STATES, BotKey, RawComment, SettleMode
 from reviewcoord.normalize import merged_table
 from reviewcoord.publish.check_run import CheckRunCache
 from reviewcoord.publish.surfaces import Run, Surfaces, WriteGuard
-from reviewcoord.reading import STATE_ONLY, Evidence, read_comments, read_parts
+from reviewcoord.reading import STATE_ONLY, Evidence, read_parts, read_pull
 from reviewcoord.request import Outcome, RunRequest
 from reviewcoord.resolve import resolve_expected
 from reviewcoord.runs import next_corroborated, next_runs
@@ -91,8 +91,7 @@ class Evaluation:
         the bots' edited comments are taken as our record remembers them, when it vouches for
         this head (`with_states` reads their histories if the run is no noop after all)."""
         gateway, pr = self.gateway, self.req.pr
-        pull = gateway.get_pull(pr)
-        comments = read_comments(gateway, pr)
+        pull, comments = read_pull(gateway, pr, self.log)
         self.issue_comments = [c for c in comments if c.endpoint == "issue_comment"]
         kinds = REGISTRY.reads(self.in_play(comments)) - STATE_ONLY
         evidence = read_parts(gateway, pull, kinds, comments, self.check_runs.listing)

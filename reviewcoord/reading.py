@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from reviewcoord import rest
+from reviewcoord.actions_io import Log
 from reviewcoord.errors import GatewayError
 from reviewcoord.github.gateway import CheckRunRef, CommitStatusRef, Gateway, PullInfo, Reaction
 from reviewcoord.model import RawComment
@@ -78,6 +79,15 @@ class Evidence:
     def has(self, kinds: Iterable[Kind]) -> bool:
         """Whether any of `kinds` was read."""
         return any(getattr(self, kind) is not None for kind in kinds)
+
+
+def read_pull(gateway: Gateway, pr: int, log: Log) -> tuple[PullInfo, tuple[RawComment, ...]]:
+    """The PR and its three comment lists, in one step (`Gateway.read_pull_state`: one GraphQL
+    query where GitHub serves it, else REST); a fallback to REST is said in one log line."""
+    state = gateway.read_pull_state(pr)
+    if state.fallback:
+        log.warning(state.fallback)
+    return state.pull, state.comments
 
 
 def read_comments(gateway: Gateway, pr: int) -> tuple[RawComment, ...]:

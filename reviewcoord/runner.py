@@ -24,7 +24,7 @@ from reviewcoord.evaluation import Evaluation
 from reviewcoord.github.gateway import Gateway, PullInfo
 from reviewcoord.judgement import Judgement
 from reviewcoord.publish.surfaces import FORK_HELP, Publication
-from reviewcoord.reading import read_comments
+from reviewcoord.reading import read_pull
 from reviewcoord.request import Outcome, RunRequest
 from reviewcoord.resolve import (
     CONFIG_WARNING_LEAD,
@@ -221,10 +221,9 @@ def _confirmed(run: Evaluation, clock: Clock, settled: Settled) -> tuple[Settled
         if judgement.verdict.gate != "go":
             break
         clock.sleep(run.settings.confirm_delay)
-        head = run.gateway.get_pull(run.req.pr).head_sha
-        if head != reading.pull.head_sha:
-            return head
-        comments = read_comments(run.gateway, run.req.pr)
+        pull, comments = read_pull(run.gateway, run.req.pr, run.log)
+        if pull.head_sha != reading.pull.head_sha:
+            return pull.head_sha
         if run.cycles.fingerprint(comments) == run.cycles.fingerprint(reading.comments):
             break
         run.log.notice("a comment changed between the two reads before go: judging again")

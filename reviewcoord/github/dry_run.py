@@ -29,6 +29,7 @@ from reviewcoord.github.gateway import (
     SweepPage,
     TimelineEvent,
 )
+from reviewcoord.github.pull_state import PullState
 from reviewcoord.model import RawComment
 
 
@@ -54,6 +55,9 @@ class DryRunGateway:
 
     def list_reviews(self, number: int) -> list[RawComment]:
         return self.inner.list_reviews(number)
+
+    def read_pull_state(self, number: int) -> PullState:
+        return self.inner.read_pull_state(number)
 
     def list_review_comments(self, number: int) -> list[RawComment]:
         return self.inner.list_review_comments(number)

@@ -13,11 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import Field
 
+from reviewcoord.github.scorecard_models import ClosedPull as ClosedPull
+from reviewcoord.github.scorecard_models import StickyCandidates as StickyCandidates
+from reviewcoord.github.scorecard_models import SweepPage as SweepPage
 from reviewcoord.model import Frozen, RawComment
+
+if TYPE_CHECKING:
+    from reviewcoord.github.pull_state import PullState
 
 StatusState = Literal["pending", "success", "failure", "error"]
 CheckStatus = Literal["queued", "in_progress", "completed"]
@@ -65,35 +71,6 @@ class TimelineEvent(Frozen):
     event: str
     created_at: datetime | None = None
     commit: str | None = None
-
-
-class ClosedPull(Frozen):
-    """What the scorecard needs of one item of `GET pulls?state=closed`."""
-
-    number: int
-    title: str = ""
-    html_url: str = ""
-    created_at: datetime | None = None
-    updated_at: datetime
-    closed_at: datetime | None = None
-    merged_at: datetime | None = None  # None: closed without merging
-
-
-class StickyCandidates(Frozen):
-    """The sticky-like comments (marker first, any author) of a PR's first and last page of
-    issue comments; `skipped_pages`: pages between those two were not read."""
-
-    comments: tuple[RawComment, ...] = ()
-    skipped_pages: bool = False
-
-
-class SweepPage(Frozen):
-    """One page of `Gateway.sweep_stickies`: its sticky-like comments with the number of the
-    issue or PR each is on, and, on the first page, how many pages the sweep has (None when
-    GitHub does not say)."""
-
-    comments: tuple[tuple[int, RawComment], ...] = ()
-    pages: int | None = None
 
 
 class IssueComment(Frozen):
@@ -237,6 +214,9 @@ class Gateway(Protocol):
     def list_review_comments(self, number: int) -> list[RawComment]: ...
 
     def list_issue_comments(self, number: int) -> list[RawComment]: ...
+
+    # The PR and the three lists above in one step (GraphQL, else REST): github/pull_state.py.
+    def read_pull_state(self, number: int) -> PullState: ...
 
     def list_open_pulls(self) -> list[PullInfo]:
         """Every open pull request of the repository (`GET pulls?state=open`, every page)."""

@@ -39,7 +39,9 @@ from reviewcoord.github.gateway import (
     SweepPage,
     TimelineEvent,
 )
+from reviewcoord.github.graphql_reading import read_pull_state
 from reviewcoord.github.paging import PagedReader
+from reviewcoord.github.pull_state import PullState
 from reviewcoord.github.reads import Reads
 from reviewcoord.github.review_threads import list_review_threads
 from reviewcoord.github.transport import WRITE_BURST, Timeouts, Transport
@@ -66,6 +68,7 @@ class PyGithubGateway:
         max_retry_wait: float = 60.0,
         timeout: float | Timeouts = 15,
         wall_clock: Callable[[], float] = time.time,
+        one_read: bool = False,
     ) -> None:
         owner, _, name = repo.partition("/")
         if not owner or not name or "/" in name:
@@ -88,6 +91,10 @@ class PyGithubGateway:
         self._pages = PagedReader(self._http)
         self._reads = Reads(self._http, self._pages, prefix)
         self._writes = Writes(self._http, prefix)
+        # `read_pull_state` over GraphQL (one query) until it fails once, then over REST for
+        # the rest of the run: off by default until the whole suite runs with it (§5.6).
+        self.one_read = one_read
+        self.graphql_points = 0  # GitHub's cost (`rateLimit { cost }`) of those reads
 
     # ------------------------------------------------------------------ lifecycle
     def close(self) -> None:
@@ -122,6 +129,26 @@ class PyGithubGateway:
 
     def list_issue_comments(self, number: int) -> list[RawComment]:
         return self._reads.list_comments(f"issues/{number}/comments", "issue_comment")
+
+    def read_pull_state(self, number: int) -> PullState:
+        """One GraphQL query (docs/github-platform.md §5.6); when it fails (an error, a field
+        an older GHES lacks, a secondary limit), the same reading over REST, saying why."""
+        fallback = ""
+        if self.one_read:
+            try:
+                state = read_pull_state(self._http, self.repo, number)
+                self.graphql_points += state.points
+                return state
+            except GatewayError as exc:
+                self.one_read = False  # one failure a run: the next reads go straight to REST
+                fallback = f"GraphQL read failed ({exc}): read over REST"
+        pull = self.get_pull(number)
+        comments = (
+            *self.list_reviews(number),
+            *self.list_review_comments(number),
+            *self.list_issue_comments(number),
+        )
+        return PullState(pull=pull, comments=comments, fallback=fallback)
 
     def list_open_pulls(self) -> list[PullInfo]:
         return self._reads.list_open_pulls()

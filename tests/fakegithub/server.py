@@ -40,6 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
+from tests.fakegithub import graphql_reading
 from tests.fakegithub.code_scanning import DOC as CS_DOC
 from tests.fakegithub.code_scanning import (
     MSG_NO_ANALYSIS,
@@ -311,6 +312,9 @@ class FakeGitHub:
             "event": 9_100_000_000,
         }
         self._tick = 0
+        # The reading queries (tests/fakegithub/graphql_reading.py): nodes a page, points spent.
+        self.graphql_page_max = 100
+        self.graphql_points = 0
 
     # ---------------------------------------------------------------- lifecycle
     def start(self) -> FakeGitHub:
@@ -2116,6 +2120,8 @@ class FakeGitHub:
         body = ctx.body if isinstance(ctx.body, dict) else {}
         query = str(body.get("query", ""))
         variables = body.get("variables") or {}
+        if graphql_reading.operation(query):
+            return Reply(200, graphql_reading.resolve(self, query, variables))
         if "userContentEdits" in query:
             return self._graphql_edits(variables)
         if "viewer" in query:
@@ -2147,7 +2153,8 @@ class FakeGitHub:
 def _always_served(ctx: _Ctx) -> bool:
     body = ctx.body if isinstance(ctx.body, dict) else {}
     query = str(body.get("query", ""))
-    return "userContentEdits" in query or "viewer" in query
+    reading = graphql_reading.operation(query) is not None
+    return reading or "userContentEdits" in query or "viewer" in query
 
 
 def _actor(login: str, kind: str) -> dict[str, Any]:
