@@ -24,6 +24,7 @@ from reviewcoord.settle import Awaiting, Publish, Reading, Settled, decide
 
 if TYPE_CHECKING:
     from reviewcoord.evaluation import Evaluation
+    from reviewcoord.resolve import ConfigUsed
 
 _MARK = "<!-- review-coordinator-awaiting until="
 _DEADLINE = re.compile(
@@ -101,7 +102,7 @@ def deadline_of(text: str | None) -> datetime | None:
 
 
 def publish_wait(
-    run: Evaluation, settled: Settled, notes: list[str], warning: str | None
+    run: Evaluation, settled: Settled, notes: list[str], config: ConfigUsed
 ) -> tuple[Outcome, str | None]:
     """Publish the interim judgement as pending (`Surfaces.wait`); → the outcome and, if the
     head moved before the status was written, the new head (nothing more was written)."""
@@ -112,7 +113,9 @@ def publish_wait(
     assert run.cycles is not None and awaiting is not None
     head = settled.reading.pull.head_sha
     judgement = run.judge(settled.reading, settled.mode)
-    verdict = interim(judgement.verdict, awaiting).model_copy(update={"config_warning": warning})
+    verdict = interim(judgement.verdict, awaiting).model_copy(
+        update={"config_warning": config.warning}
+    )
     asked = [a for a in judgement.record.asked or [] if a.head == head]
     notes = [awaiting_line(awaiting, settled.mode), *notes, *map(rerequest.note, asked)]
     outcome = Outcome(
@@ -122,7 +125,11 @@ def publish_wait(
     sticky = run.settings.format in ("both", "comment")
     block = run.cycles.history_block(judgement.record) if sticky else ""
     pub = Publication(
-        verdict, notes=notes, sticky_notes=list(run.cycles.notes), history_block=block
+        verdict,
+        notes=notes,
+        sticky_notes=list(run.cycles.notes),
+        history_block=block,
+        config_where=config.where,
     )
     output = render.check_output(verdict, extra_notes=notes).model_copy(
         update={"title": f"Awaiting {', '.join(awaiting.bots)}", "text": deadline_text(awaiting)}

@@ -251,7 +251,7 @@ def _publish(
         run.surfaces.close(started, head)
         run.surfaces.open(head, run.expected)
     if settled.awaiting is not None:  # `wait: events`: pending, and exit
-        return publish_wait(run, settled, [*said.notes, *settled.log], said.warning)
+        return publish_wait(run, settled, [*said.notes, *settled.log], said.config)
     confirmed = _confirmed(run, clock, settled)
     if isinstance(confirmed, str):
         return Outcome("error", "the head moved", head_sha=head, settings=run.settings), confirmed
