@@ -272,6 +272,7 @@ class RunRecord:
     verdict_latency: float | None = None  # s from the read that produced it to the check's end
     from_first: float | None = None  # s from the run's first request to the check's end
     started: float = 0.0
+    duration: float = 0.0  # s from its start to its exit (or its kill)
 
 
 @dataclass
@@ -284,6 +285,8 @@ class Replay:
     skipped: int = 0
     skipped_by_event: dict[str, int] = field(default_factory=dict)
     states: list[tuple[str, str]] = field(default_factory=list)
+    wait: str = "poll"  # the `wait` input: poll (settle in the run) or events
+    synced: float = 0.0  # simulated seconds the fake's clock was moved on (`wait: events`)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def record(self, _fake: FakeGitHub, _req: RecordedRequest) -> None:
@@ -291,6 +294,13 @@ class Replay:
             self.stamps.append(time.monotonic())
 
     def inputs(self) -> dict[str, str]:
+        if self.wait == "events":  # GitHub's clock follows the simulated minutes: real timeouts
+            return {
+                "settle": "fast",
+                "fast-timeout": "180",
+                "full-timeout": "480",
+                "wait": "events",
+            }
         return {
             "settle": "fast",
             "fast-timeout": str(max(1, round(3 * self.scale))),
@@ -372,13 +382,13 @@ def account(replay: Replay, rec: RunRecord, output: str) -> None:
         rec.from_first = stamps[end] - stamps[0]
 
 
-def replay(scale: float, verbose: bool) -> Replay:
+def replay(scale: float, verbose: bool, wait: str = "poll") -> Replay:
     with FakeGitHub(rate_limit=100_000) as fake, tempfile.TemporaryDirectory() as tmp:
         fake.add_pull(PR, head_sha=HEAD, author=AUTHOR)
         fake.set_commit_files(HEAD, ["crates/host/src/bridge.rs", "src/web/panel0.ts"])
         fake.set_permission(MAINTAINER, "write")
         fake.enable_graphql()
-        r = Replay(fake, scale, Path(tmp))
+        r = Replay(fake, scale, Path(tmp), wait=wait)
         fake.on_request(r.record)
         run_loop(r, timeline(), verbose)
         return r
@@ -425,12 +435,14 @@ def run_loop(r: Replay, steps: list[Step], verbose: bool) -> None:
                 if running is not None and running[1].poll() is None:
                     running[1].send_signal(signal.SIGKILL)  # cancel-in-progress
                     running[0].outcome = "cancelled"
+                    running[0].duration = time.monotonic() - running[0].started
         if running is not None and running[1].poll() is not None:
             rec, proc = running
             output = proc.stdout.read() if proc.stdout else ""
             proc.wait()
             if rec.outcome == "running":
                 rec.outcome = "completed"
+                rec.duration = time.monotonic() - rec.started
             account(r, rec, output)
             if verbose:
                 print(
@@ -441,6 +453,9 @@ def run_loop(r: Replay, steps: list[Step], verbose: bool) -> None:
         if running is None and pending is not None:
             rec, event = pending
             pending = None
+            if r.wait == "events" and now * 60 > r.synced:  # GitHub's clock: simulated time
+                r.fake.advance(now * 60 - r.synced)
+                r.synced = now * 60
             running = (rec, r.start(rec, event))
         time.sleep(0.02)
     snapshot()
@@ -485,6 +500,11 @@ def report(r: Replay, scale: float) -> None:
             f"  {x.n:>3} {x.outcome:<9} {x.gate or '-':<5} {'yes' if x.noop else '':<4} "
             f"{x.rate_limited:>4} {x.writes:>3} {lat:>11}  {x.trigger}"
         )
+    spent = sum(x.duration for x in runs)
+    print(
+        f"  sum of run durations: {spent:.1f} s real ({spent / scale:.1f} simulated minutes); "
+        f"killed while running: {len(cancelled)}"
+    )
     print("  (verdict s: from the read the verdict is based on / from the run's first request)")
     print("  check run after each bot post (when the runs it started had finished):")
     for label, st in r.states:
@@ -543,11 +563,12 @@ def main() -> None:
     ap.add_argument("--scale", type=float, default=2.0, help="real seconds per simulated minute")
     ap.add_argument("--quick", action="store_true", help="CI: SCALE 1.0")
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--wait", choices=["poll", "events"], default="poll", help="the wait input")
     args = ap.parse_args()
     scale = 1.0 if args.quick else args.scale
     os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "1")
     started = time.monotonic()
-    r = replay(scale, args.verbose)
+    r = replay(scale, args.verbose, args.wait)
     report(r, scale)
     print(f"  (replay took {time.monotonic() - started:.1f} s real time)")
 

@@ -155,7 +155,10 @@ def run_action(env: Mapping[str, str]) -> int:
     token = action_input(env, "github-token") or env.get("GITHUB_TOKEN", "")
     log.mask(token)
     event_name = env.get("GITHUB_EVENT_NAME", "")
+    if event_name == "schedule":
+        return run_sweep(env, log, token)
     try:
+        wait_mode(env)
         target = resolve(
             event_name, load_payload(env.get("GITHUB_EVENT_PATH")), action_input(env, "pr")
         )
@@ -178,17 +181,7 @@ def run_action(env: Mapping[str, str]) -> int:
     pr = target.pr if target.lookup is None else found_pr(target.lookup, gateway, log)
     if pr is None:
         return EXIT_OK if target.lookup is not None else EXIT_UNREADABLE
-    inputs = {name: action_input(env, name) for name in SETTING_INPUTS}
-    request = RunRequest(
-        repo=repo,
-        pr=pr,
-        inputs=inputs,
-        input_source="workflow inputs",
-        config_path=action_input(env, "config") or ".github/review-coordinator.yml",
-        # Judging by hand means "judge again": never answered by the noop.
-        rejudge=event_name == "workflow_dispatch",
-        event_head=target.head_sha,
-    )
+    request = run_request(env, repo, pr, event_head=target.head_sha)
     if target.merge_group is not None:  # a merge queue: report the PR's verdict, judge nothing
         from reviewcoord import merge_queue
 
@@ -198,6 +191,56 @@ def run_action(env: Mapping[str, str]) -> int:
         deliver(outcome, env, log, repo=repo, pr=pr)
     log.info(f"gate: {outcome.gate} — {outcome.reason} ({gateway.request_count} API requests)")
     return exit_code(outcome)
+
+
+def wait_mode(env: Mapping[str, str]) -> bool:
+    """Input `wait`: `poll` (settle in this run, the default) or `events` (decide once: a bot
+    awaited is published as pending, reviewcoord/events.py). → whether the run waits."""
+    value = action_input(env, "wait") or "poll"
+    if value not in ("poll", "events"):
+        raise UsageError(f"input 'wait' must be poll or events, got {value[:40]!r}")
+    return value == "poll"
+
+
+def run_request(
+    env: Mapping[str, str], repo: str, pr: int, *, event_head: str | None = None
+) -> RunRequest:
+    return RunRequest(
+        repo=repo,
+        pr=pr,
+        inputs={name: action_input(env, name) for name in SETTING_INPUTS},
+        input_source="workflow inputs",
+        config_path=action_input(env, "config") or ".github/review-coordinator.yml",
+        # Judging by hand means "judge again": never answered by the noop.
+        rejudge=env.get("GITHUB_EVENT_NAME", "") == "workflow_dispatch",
+        event_head=event_head,
+        waits=wait_mode(env),
+    )
+
+
+def run_sweep(env: Mapping[str, str], log: Log, token: str) -> int:
+    """`schedule`: judge the PRs whose waiting check's deadline passed (reviewcoord/sweep.py),
+    at most `sweep-budget` of them, each as an event's run with `wait: events`."""
+    from reviewcoord.github.pygithub_gateway import PyGithubGateway
+    from reviewcoord.sweep import DEFAULT_BUDGET, sweep
+
+    repo = action_input(env, "repo") or env.get("GITHUB_REPOSITORY", "")
+    raw = action_input(env, "sweep-budget") or str(DEFAULT_BUDGET)
+    if repo.count("/") != 1 or not token or not raw.isdigit():
+        log.error("the sweep needs OWNER/NAME, a token and a whole number 'sweep-budget'")
+        return EXIT_USAGE
+    events = {**env, "INPUT_WAIT": "events"}  # a sweep never waits
+    gateway = PyGithubGateway(repo, token, base_url=api_url(env), write_spacing=write_spacing(env))
+
+    def judge(pr: int) -> Outcome:
+        with log.group(f"sweep: PR #{pr}"):
+            outcome = evaluate(run_request(events, repo, pr), gateway, SystemClock(), log)
+        log.info(f"#{pr}: {outcome.gate} — {outcome.reason}")
+        return outcome
+
+    outcomes = sweep(gateway, log, int(raw), judge)
+    log.info(f"sweep: {len(outcomes)} judged ({gateway.request_count} API requests)")
+    return EXIT_UNREADABLE if any(o.gate == "error" for o in outcomes) else EXIT_OK
 
 
 def found_pr(lookup: HeadLookup, gateway: Gateway, log: Log) -> int | None:
@@ -219,5 +262,7 @@ def exit_code(outcome: Outcome) -> int:
     otherwise, 1 for block with fail-on-block."""
     if outcome.gate == "error":
         return EXIT_USAGE if outcome.bad_input else EXIT_UNREADABLE
+    if outcome.waiting:  # pending, not blocked: the check run says so
+        return EXIT_OK
     fail_on_block = outcome.settings.fail_on_block if outcome.settings else False
     return EXIT_BLOCK if fail_on_block and outcome.gate == "block" else EXIT_OK

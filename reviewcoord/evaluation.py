@@ -16,6 +16,7 @@ from reviewcoord.actions_io import Log
 from reviewcoord.bots import REGISTRY, bot_for_author, bot_keys, is_source
 from reviewcoord.config import Settings
 from reviewcoord.cycles import ACTIONS_BOT, Cycles
+from reviewcoord.events import decide_now
 from reviewcoord.github.dry_run import DryRunGateway
 from reviewcoord.github.gateway import (
     Gateway,
@@ -353,6 +354,8 @@ class Evaluation:
         )
 
     def settle(self, clock: Clock, first: Reading | None = None) -> Settled:
+        if not self.req.waits:  # `wait: events`: decide once, never sleep
+            return decide_now(self, first or self.read())
         settled = settle(self.read, self.policy(), clock, self.could_go, self.on_poll, first)
         for note in settled.log:
             self.log.info(note)

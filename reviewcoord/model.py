@@ -329,6 +329,10 @@ class Verdict(Frozen):
     # The base branch's config file is invalid: what is wrong (its key and line) and what the
     # PR was judged under instead (its last valid version, else the defaults). None: it is fine.
     config_warning: str | None = None
+    # `wait: events`: the expected bots still awaited within their pack's timeout, and when it
+    # ends (ISO 8601, GitHub's clock; None: unknown). Awaiting: block, published as pending.
+    awaiting: list[str] = Field(default_factory=list)
+    awaiting_until: str | None = None
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 

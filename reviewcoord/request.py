@@ -25,6 +25,9 @@ class RunRequest:
     # The PR head the event payload names (untrusted, maybe stale): only where a failure is
     # written when `GET pulls/{n}` itself fails; never judged.
     event_head: str | None = None
+    # Settle by polling in this run (the CLI, `wait: poll`), or decide once and, while a bot
+    # is awaited, publish pending and exit (`wait: events`: reviewcoord/events.py).
+    waits: bool = True
 
 
 @dataclass
@@ -40,3 +43,4 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
     error_details: list[str] = field(default_factory=list)
     bad_input: bool = False  # the error is the user's to fix (invalid configuration): exit 2
+    waiting: bool = False  # published pending: a bot is awaited (`wait: events`), exit 0

@@ -137,6 +137,7 @@ def pull_info(d: Any) -> PullInfo:
         base_repo=_str(d, "base", "repo", "full_name", default="") or "",
         merge_commit_sha=_str(d, "merge_commit_sha"),
         created_at=_time(d, "created_at"),
+        updated_at=_time(d, "updated_at"),
     )
 
 

@@ -21,6 +21,7 @@ from reviewcoord.config import Settings, declared_scope
 from reviewcoord.cycles import ACTIONS_BOT
 from reviewcoord.errors import ConfigError, GatewayError
 from reviewcoord.evaluation import Evaluation
+from reviewcoord.events import publish_wait
 from reviewcoord.github.gateway import Gateway, PullInfo
 from reviewcoord.judgement import Judgement
 from reviewcoord.publish.surfaces import FORK_HELP, Publication
@@ -248,6 +249,8 @@ def _publish(
         # The old head's check run must not stay in_progress forever.
         run.surfaces.close(started, head)
         run.surfaces.open(head, run.expected)
+    if settled.awaiting is not None:  # `wait: events`: pending, and exit
+        return publish_wait(run, settled, [*said.notes, *settled.log], said.config)
     confirmed = _confirmed(run, clock, settled)
     if isinstance(confirmed, str):
         return Outcome("error", "the head moved", head_sha=head, settings=run.settings), confirmed

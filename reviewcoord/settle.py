@@ -10,6 +10,9 @@ slowest bot, never forever.
   A bot named in `require-bots` is waited for the same way, whatever `merge-patience` says.
 * "Finished" is a final run state: `reviewed`, `failed` or `skipped` (interface §5). A bot that
   says it cannot review is not waited for.
+* `decide` is the rule at one moment, pure; the polling loop (`settle`, the CLI) calls it on
+  every read, the Action once per event (reviewcoord/events.py), with the time since the head
+  arrived by GitHub's clock.
 * If the head moves while settling, start over on the new head (at most `max_restarts` times):
   a verdict is only ever published for a head that was read.
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Protocol
 
 from reviewcoord.github.gateway import PullInfo
@@ -82,15 +86,20 @@ class Settled:
     polls: int
     restarts: int
     log: list[str] = field(default_factory=list)
+    # Without waiting (the Action, reviewcoord/events.py): not settled yet — who is awaited
+    # and until when (GitHub's clock); the interim judgement is published as pending.
+    awaiting: Awaiting | None = None
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    bots: tuple[BotKey, ...]
+    until: datetime | None  # None: the head's arrival is unknown (waits until a later event)
 
 
 # Bots asked again on the head (reviewcoord/rerequest.py) → the url of the state they were
 # asked in: that `failed` is no longer final; the bot's next final state is.
 Asked = Mapping[BotKey, str]
-
-
-def _finished(reading: Reading, bots: Sequence[BotKey], again: Asked) -> bool:
-    return not waiting_for(reading, bots, again)
 
 
 def waiting_for(
@@ -109,6 +118,63 @@ def _final(reading: Reading, bot: BotKey, again: Asked) -> bool:
     return status.state == "reviewed" or again.get(bot) != status.url
 
 
+@dataclass(frozen=True)
+class Publish:
+    """Judge and publish now, as settle `mode` (`timed_out`: a bot it waited for never came)."""
+
+    mode: SettleMode
+    timed_out: bool
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Not yet: `awaited` may still come until `until` seconds after the head arrived."""
+
+    mode: SettleMode
+    awaited: tuple[BotKey, ...]
+    until: float
+    notes: tuple[str, ...] = ()
+
+
+def decide(
+    reading: Reading,
+    policy: SettlePolicy,
+    elapsed: float,
+    would_go: Callable[[Reading], bool],
+    again: Asked | None = None,
+    mode: SettleMode | None = None,
+) -> Publish | Wait:
+    """The settle rule at one moment, pure: `elapsed` seconds since the head arrived (the
+    Action: GitHub's clock; the polling loop: since it started), in `mode` (the policy's
+    unless the loop already escalated). `fast` escalates to `full` when it would publish `go`
+    while a slow-pack bot (merge patience) or a `require-bots` bot is still pending."""
+    again = again or {}
+    mode = mode or policy.mode
+    if mode == "none":
+        return Publish("none", False)
+    notes: tuple[str, ...] = ()
+    if mode == "fast":
+        fast_set = [b for b in policy.fast_pack if b in policy.expected]
+        awaited = waiting_for(reading, fast_set, again)
+        if awaited and elapsed < policy.fast_timeout:
+            return Wait("fast", tuple(awaited), policy.fast_timeout)
+        slow_set = [b for b in policy.slow_pack if b in policy.expected]
+        patient = waiting_for(reading, slow_set, again) if policy.merge_patience else []
+        required = waiting_for(reading, policy.required, again)
+        if not (patient or required) or not would_go(reading):
+            return Publish("fast", bool(awaited))
+        why = " and ".join(
+            name for name, bots in (("merge patience", patient), ("require-bots", required)) if bots
+        )
+        pending = ", ".join(dict.fromkeys([*patient, *required]))
+        notes = (f"{why}: go while {pending} pending on head; waiting for full settle",)
+    awaited = waiting_for(reading, policy.expected, again)
+    if awaited and elapsed < policy.full_timeout:
+        return Wait("full", tuple(awaited), policy.full_timeout, notes)
+    return Publish("full", bool(awaited), notes)
+
+
 def settle(
     read: Callable[[], Reading],
     policy: SettlePolicy,
@@ -117,8 +183,8 @@ def settle(
     on_poll: Callable[[Reading, float], Asked | None] = lambda r, t: None,
     first: Reading | None = None,
 ) -> Settled:
-    """Poll `read` until the policy is satisfied or times out; return the last reading.
-    `first` is a reading the caller already made at the start (it counts as poll 1).
+    """Poll `read` until the policy is satisfied or times out (`decide`); return the last
+    reading. `first` is a reading the caller already made at the start (it counts as poll 1).
     `on_poll` may ask bots again (re-request): it returns them, and they are waited for."""
     start = clock.now()
     reading = first if first is not None else read()
@@ -126,41 +192,17 @@ def settle(
     polls, restarts = 1, 0
     mode: SettleMode = policy.mode
     notes: list[str] = []
-    fast_set = [b for b in policy.fast_pack if b in policy.expected]
-    slow_set = [b for b in policy.slow_pack if b in policy.expected]
     again: dict[BotKey, str] = {}
 
     while True:
         elapsed = clock.now() - start
         again.update(on_poll(reading, elapsed) or {})
-        if mode == "none":
-            return Settled(reading, "none", False, polls, restarts, notes)
-        if mode == "fast":
-            if _finished(reading, fast_set, again) or elapsed >= policy.fast_timeout:
-                timed_out = not _finished(reading, fast_set, again)
-                patient = waiting_for(reading, slow_set, again) if policy.merge_patience else []
-                required = waiting_for(reading, policy.required, again)
-                if (patient or required) and would_go(reading):
-                    why = " and ".join(
-                        name
-                        for name, bots in (("merge patience", patient), ("require-bots", required))
-                        if bots
-                    )
-                    notes.append(
-                        f"{why}: go while {', '.join(dict.fromkeys([*patient, *required]))} "
-                        "pending on head; waiting for full settle"
-                    )
-                    mode = "full"
-                    continue
-                return Settled(reading, "fast", timed_out, polls, restarts, notes)
-            deadline = policy.fast_timeout
-        else:
-            if _finished(reading, policy.expected, again) or elapsed >= policy.full_timeout:
-                timed_out = not _finished(reading, policy.expected, again)
-                return Settled(reading, "full", timed_out, polls, restarts, notes)
-            deadline = policy.full_timeout
-
-        clock.sleep(min(policy.poll_interval, max(0.0, deadline - elapsed)))
+        decision = decide(reading, policy, elapsed, would_go, again, mode)
+        notes.extend(decision.notes)
+        if isinstance(decision, Publish):
+            return Settled(reading, decision.mode, decision.timed_out, polls, restarts, notes)
+        mode = decision.mode
+        clock.sleep(min(policy.poll_interval, max(0.0, decision.until - elapsed)))
         reading = read()
         polls += 1
         if reading.pull.head_sha != head:

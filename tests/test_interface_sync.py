@@ -37,6 +37,8 @@ INTERFACE = {
     "dry-run": "false",
     "fail-on-block": "false",
     "rerequest": "false",
+    "wait": "poll",
+    "sweep-budget": "5",
 }
 OUTPUTS = [
     "gate",
@@ -51,7 +53,7 @@ OUTPUTS = [
     "verdict",
     "verdict-file",
 ]
-PER_RUN = {"github-token", "pr", "repo", "config"}
+PER_RUN = {"github-token", "pr", "repo", "config", "wait", "sweep-budget"}
 
 
 def docs_table(heading: str) -> dict[str, str]:

@@ -9,7 +9,7 @@ from reviewcoord.github.gateway import PullInfo
 from reviewcoord.ingest import Ingested
 from reviewcoord.model import BotKey, BotState, BotStatus
 from reviewcoord.reading import Evidence
-from reviewcoord.settle import Reading, SettlePolicy, settle
+from reviewcoord.settle import Publish, Reading, SettlePolicy, Wait, decide, settle
 
 
 class FakeClock:
@@ -256,3 +256,43 @@ def test_a_bot_that_fails_again_after_the_ask_is_final_again() -> None:
 
     result = settle(read, policy("full"), clock, lambda r: False, on_poll)
     assert not result.timed_out and clock.t == 30  # its new failure is final: no timeout wait
+
+
+# --- decide: the rule at one moment (`wait: events`, reviewcoord/events.py) -------------------
+
+FAST_DONE = {"claude": "reviewed", "copilot": "reviewed", "cursor": "reviewed"}
+
+
+def test_decide_none_publishes_at_once() -> None:
+    assert decide(reading(), policy("none"), 0, lambda r: True) == Publish("none", False)
+
+
+def test_decide_fast_waits_for_the_fast_pack_until_its_timeout() -> None:
+    got = decide(reading(claude="reviewed"), policy(), 179, lambda r: True)
+    assert got == Wait("fast", ("copilot", "cursor"), 180)
+    late = decide(reading(claude="reviewed"), policy(), 180, lambda r: False)
+    assert late == Publish("fast", True)
+
+
+def test_decide_full_waits_for_every_expected_bot_until_its_timeout() -> None:
+    got = decide(reading(**FAST_DONE), policy("full"), 479, lambda r: True)
+    assert got == Wait("full", ("codex",), 480)
+    assert decide(reading(**FAST_DONE), policy("full"), 480, lambda r: True) == Publish(
+        "full", True
+    )
+
+
+def test_decide_merge_patience_escalates_a_go_to_the_full_wait() -> None:
+    patient = policy(merge_patience=True)
+    got = decide(reading(**FAST_DONE), patient, 10, lambda r: True)
+    assert isinstance(got, Wait) and got.mode == "full" and got.awaited == ("codex",)
+    assert got.until == 480 and "merge patience" in got.notes[0]
+    # a block needs no patience: published as the fast settle
+    assert decide(reading(**FAST_DONE), patient, 10, lambda r: False) == Publish("fast", False)
+
+
+def test_decide_require_bots_escalates_whatever_merge_patience_says() -> None:
+    got = decide(reading(**FAST_DONE), policy(required=["codex"]), 10, lambda r: True)
+    assert isinstance(got, Wait) and got.awaited == ("codex",) and "require-bots" in got.notes[0]
+    done = decide(reading(codex="reviewed", **FAST_DONE), policy(required=["codex"]), 10, bool)
+    assert done == Publish("fast", False)

@@ -83,9 +83,11 @@ def check_verdict(v: Any, declared: Collection[str] = ()) -> None:
     missing = [b for b in v["required_bots"] if v["bots"].get(b, {}).get("state") != "reviewed"]
     assert v["gate"] in {"block", "go"}
     # interface §5: block iff a critical finding, a require-bots bot has not reviewed the head,
-    # or the record is held.
+    # the record is held, or a bot is awaited (`wait: events`: published as pending).
     assert v.get("held") is None or isinstance(v["held"], str)
-    assert (v["gate"] == "block") == bool(v["critical"] or missing or v.get("held"))
+    awaiting = v.get("awaiting") or []
+    assert set(awaiting) <= set(v["pending"]) | set(v["required_bots"])
+    assert (v["gate"] == "block") == bool(v["critical"] or missing or v.get("held") or awaiting)
     assert isinstance(v["gate_reason"], str) and v["gate_reason"]
     ids = [f["id"] for f in v["critical"] + v["advisory"]]
     assert ids == [f"F{i}" for i in range(1, len(ids) + 1)]

@@ -226,3 +226,7 @@ class DryRunGateway:
     @property
     def request_count(self) -> int:
         return self.inner.request_count
+
+    @property
+    def server_time(self) -> datetime | None:
+        return self.inner.server_time

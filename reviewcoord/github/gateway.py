@@ -49,6 +49,7 @@ class PullInfo(Frozen):
     # a code-scanning analysis counts only for this commit.
     merge_commit_sha: str | None = None
     created_at: datetime | None = None  # when the PR was opened (GitHub's clock)
+    updated_at: datetime | None = None  # its last change (a push, a comment): GitHub's clock
 
 
 class CheckSuiteRef(Frozen):
@@ -385,4 +386,9 @@ class Gateway(Protocol):
     @property
     def request_count(self) -> int:
         """HTTP requests sent so far (every attempt, including retries and 304s)."""
+        ...
+
+    @property
+    def server_time(self) -> datetime | None:
+        """GitHub's clock: the `Date` of its latest reply, None before any."""
         ...

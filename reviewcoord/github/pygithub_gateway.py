@@ -113,6 +113,11 @@ class PyGithubGateway:
         return self._http.request_count
 
     @property
+    def server_time(self) -> datetime | None:
+        """GitHub's clock: the `Date` of its latest reply."""
+        return self._http.server_time
+
+    @property
     def rate_limited_count(self) -> int:
         """Attempts that cost primary rate limit (everything but 304 Not Modified)."""
         return self._http.rate_limited_count

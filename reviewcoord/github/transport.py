@@ -21,6 +21,8 @@ import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
+from email.utils import parsedate_to_datetime
 from typing import Any, NoReturn
 from urllib.parse import urlencode, urlsplit
 
@@ -150,6 +152,8 @@ class Transport:
         self.rate_limited_count = 0  # attempts that cost primary rate limit (all but 304)
         self._last_write: float | None = None
         self._writes_sent = 0
+        # GitHub's clock: the `Date` of its latest reply (whole seconds), None before any.
+        self.server_time: datetime | None = None
 
     def close(self) -> None:
         self._gh.close()
@@ -245,7 +249,9 @@ class Transport:
             self._last_write = self._clock()
         if status != 304:
             self.rate_limited_count += 1
-        return Response(status, {k.lower(): str(v) for k, v in raw_headers.items()}, text)
+        resp = Response(status, {k.lower(): str(v) for k, v in raw_headers.items()}, text)
+        self.server_time = _http_date(resp.headers.get("date")) or self.server_time
+        return resp
 
     def _set_timeout(self, seconds: float) -> None:
         # PyGithub takes one int timeout when the client is built and copies it into the HTTP
@@ -395,6 +401,16 @@ def _float(value: str | None) -> float | None:
     try:
         return float(value)
     except ValueError:
+        return None
+
+
+def _http_date(value: str | None) -> datetime | None:
+    """An HTTP `Date` header (RFC 9110 IMF-fixdate), or None when absent or malformed."""
+    if not value:
+        return None
+    try:
+        return parsedate_to_datetime(value)
+    except (TypeError, ValueError):
         return None
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal, Protocol
 
 from reviewcoord import render
@@ -190,6 +191,10 @@ class CommitStatus:
             pub.comment_url or None,
         )
 
+    def waiting(self, pub: Publication) -> None:
+        text = render.status_description(pub.verdict).removeprefix("block: ")
+        self._set(pub.head, "pending", text, pub.comment_url or None)
+
     def fail(self, sha: str, problem: str) -> None:
         self._set(sha, "error", render.error_description(problem))
 
@@ -209,6 +214,7 @@ class CheckRun:
         # `<slug>[bot]` of the App of the check run this run created: who we are, from what we
         # made (GITHUB_TOKEN → github-actions[bot], an App installation → its own bot).
         self.app_login: str | None = None
+        self.started: dict[str, datetime | None] = {}  # GitHub's start time of that check run
 
     def _start(self, sha: str, output: CheckOutput) -> int:
         run = self.run
@@ -222,6 +228,7 @@ class CheckRun:
         )
         self.cache.forget(sha)
         self.ids[sha] = ref.id
+        self.started.setdefault(sha, ref.started_at)
         if ref.app_slug:
             self.app_login = f"{ref.app_slug}[bot]"
         return ref.id
@@ -253,6 +260,18 @@ class CheckRun:
         # The trusted copy of the record: only our App can change this check run.
         text = record_text(pub.history_block)
         self._finish(pub.head, pub.verdict, output.model_copy(update={"text": text}))
+
+    def wait(self, sha: str, output: CheckOutput) -> None:
+        """Awaiting a bot (reviewcoord/events.py): the interim judgement, still in_progress."""
+
+        def update() -> None:
+            check_id = self.ids.get(sha)
+            if check_id is None:
+                self._start(sha, output)
+            else:
+                self.run.gateway.update_check_run(check_id, "in_progress", output)
+
+        self.run.guard.write("update the check run", update, check=True)
 
     def fail(self, sha: str, problem: str) -> None:
         run = self.run
@@ -324,6 +343,21 @@ class Surfaces:
                 if now != pub.head:
                     return now
             publisher.publish(pub)
+        return None
+
+    def wait(
+        self, pub: Publication, output: CheckOutput, current_head: Callable[[], str]
+    ) -> str | None:
+        """A bot is awaited: the interim sticky, then — for the PR's current head only — the
+        status `pending` and the check run in_progress (`output`). → the new head if it moved."""
+        sticky, status = self.publishers[0], self.publishers[1]
+        sticky.publish(pub)
+        now = current_head()
+        if now != pub.head:
+            return now
+        if isinstance(status, CommitStatus):
+            status.waiting(pub)
+        self.check_run.wait(pub.head, output)
         return None
 
     def fail(self, sha: str, problem: str) -> None:

@@ -36,6 +36,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
@@ -167,6 +168,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+    def date_time_string(self, timestamp: float | None = None) -> str:
+        """The `Date` header by the fake's clock (GitHub's time, as `advance` moves it)."""
+        return formatdate(self.server.fake.clock_now().timestamp(), usegmt=True)
 
     def setup(self) -> None:
         super().setup()
@@ -365,6 +370,16 @@ class FakeGitHub:
     def _next_id(self, kind: str) -> int:
         self._ids[kind] += 1
         return self._ids[kind]
+
+    def clock_now(self) -> datetime:
+        """The fake's time now, without moving it (its `Date` header)."""
+        with self._lock:
+            return EPOCH + timedelta(seconds=self._tick)
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's clock on (time passing on GitHub: a timeout, a schedule)."""
+        with self._lock:
+            self._tick += int(seconds)
 
     def _now(self) -> str:
         """A deterministic clock: every call is one second after the previous one."""
