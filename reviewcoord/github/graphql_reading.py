@@ -53,7 +53,7 @@ THREAD_COMMENT = (
 ISSUE_COMMENT = f"id fullDatabaseId body url createdAt updatedAt {_ACTOR}"
 THREAD = f"id comments(first: 100) {{ {_PAGE} nodes {{ {THREAD_COMMENT} }} }}"
 PULL = (
-    f"number state title url createdAt {_ACTOR} headRefName headRefOid baseRefName baseRefOid "
+    f"number state title url createdAt updatedAt {_ACTOR} headRefName headRefOid baseRefName baseRefOid "
     "headRepository { nameWithOwner } baseRepository { nameWithOwner } "
     "potentialMergeCommit { oid } mergeCommit { oid }"
 )
@@ -229,6 +229,7 @@ def pull_rest(pr: dict[str, Any]) -> dict[str, Any]:
         "title": pr.get("title"),
         "html_url": pr.get("url"),
         "created_at": pr.get("createdAt"),
+        "updated_at": pr.get("updatedAt"),
         "user": user_rest(pr.get("author")),
         "merge_commit_sha": merge,
         "head": {

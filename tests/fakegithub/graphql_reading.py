@@ -157,6 +157,7 @@ def _pull(p: dict[str, Any]) -> dict[str, Any]:
         "title": p.get("title"),
         "url": p.get("html_url"),
         "createdAt": p.get("created_at"),
+        "updatedAt": p.get("updated_at"),
         "author": actor(p.get("user")),
         "headRefName": head.get("ref"),
         "headRefOid": head.get("sha"),
