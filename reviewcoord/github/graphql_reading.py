@@ -53,7 +53,8 @@ THREAD_COMMENT = (
 ISSUE_COMMENT = f"id fullDatabaseId body url createdAt updatedAt {_ACTOR}"
 THREAD = f"id comments(first: 100) {{ {_PAGE} nodes {{ {THREAD_COMMENT} }} }}"
 PULL = (
-    f"number state title url createdAt updatedAt {_ACTOR} headRefName headRefOid baseRefName baseRefOid "
+    f"number state title url createdAt updatedAt {_ACTOR} "
+    "headRefName headRefOid baseRefName baseRefOid "
     "headRepository { nameWithOwner } baseRepository { nameWithOwner } "
     "potentialMergeCommit { oid } mergeCommit { oid }"
 )
