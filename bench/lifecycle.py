@@ -61,7 +61,7 @@ from tests.e2e_support import (
     body,
 )
 from tests.fakegithub import FakeGitHub
-from tests.fakegithub.server import RecordedRequest
+from tests.fakegithub.server import APP_TOKEN, RecordedRequest
 
 PR = 2
 AUTHOR = "octocat"  # the PR author in the fake
@@ -272,7 +272,10 @@ class RunRecord:
     verdict_latency: float | None = None  # s from the read that produced it to the check's end
     from_first: float | None = None  # s from the run's first request to the check's end
     started: float = 0.0
-    duration: float = 0.0  # s from its start to its exit (or its kill)
+    ended: float = 0.0  # when its end was seen (exit, or killed); 0.0: it never started
+    # Its own token (registered with the fake), so that its requests are told apart from those
+    # of a run alive at the same time (bench/lifecycle_fork.py); "": the fake's default one.
+    token: str = ""
 
 
 @dataclass
@@ -316,6 +319,7 @@ class Replay:
             event=event[0],
             payload=event[1],
             inputs={**step_inputs(event), **self.inputs()},
+            token=rec.token or APP_TOKEN,
             extra_env={"REVIEWCOORD_WRITE_SPACING": "1"},
         )
         rec.first = len(self.fake.request_log())
@@ -349,9 +353,11 @@ def check_state(fake: FakeGitHub) -> str:
 
 
 def account(replay: Replay, rec: RunRecord, output: str) -> None:
+    rec.ended = time.monotonic()
     log = replay.fake.request_log()
     rec.last = len(log)
-    mine = log[rec.first : rec.last]
+    indices = [i for i in range(rec.first, rec.last) if ours(rec, log[i])]
+    mine = [log[i] for i in indices]
     rec.rate_limited = sum(1 for r in mine if r.status not in (304, 0) and r.route != "/graphql")
     rec.graphql = sum(1 for r in mine if r.route == "/graphql")
     for r in mine:
@@ -363,7 +369,7 @@ def account(replay: Replay, rec: RunRecord, output: str) -> None:
     for line in output.splitlines():
         if line.startswith("gate: "):
             rec.gate = line.split()[1]
-    stamps = replay.stamps[rec.first : rec.last]
+    stamps = [replay.stamps[i] for i in indices]
     done = [
         i
         for i, r in enumerate(mine)
@@ -382,15 +388,34 @@ def account(replay: Replay, rec: RunRecord, output: str) -> None:
         rec.from_first = stamps[end] - stamps[0]
 
 
-def replay(scale: float, verbose: bool, wait: str = "poll") -> Replay:
+Loop = Callable[[Replay, list[Step], bool], None]
+
+
+def ours(rec: RunRecord, req: RecordedRequest) -> bool:
+    """The request is the run's: every one while it ran, or, with its own token, those sent
+    with it."""
+    return not rec.token or req.headers.get("authorization", "").split()[-1:] == [rec.token]
+
+
+def replay(
+    scale: float,
+    verbose: bool,
+    *,
+    head_repo: str | None = None,
+    loop: Loop | None = None,
+    wait: str = "poll",
+) -> Replay:
+    """The timeline replayed against a fresh fake. Hooks for bench/lifecycle_fork.py:
+    `head_repo`, the PR's head repository (a fork's: None is the base repository's own);
+    `loop`, what delivers the events and runs the workflows (None: `run_loop`, this file's)."""
     with FakeGitHub(rate_limit=100_000) as fake, tempfile.TemporaryDirectory() as tmp:
-        fake.add_pull(PR, head_sha=HEAD, author=AUTHOR)
+        fake.add_pull(PR, head_sha=HEAD, author=AUTHOR, head_repo=head_repo)
         fake.set_commit_files(HEAD, ["crates/host/src/bridge.rs", "src/web/panel0.ts"])
         fake.set_permission(MAINTAINER, "write")
         fake.enable_graphql()
         r = Replay(fake, scale, Path(tmp), wait=wait)
         fake.on_request(r.record)
-        run_loop(r, timeline(), verbose)
+        (loop or run_loop)(r, timeline(), verbose)
         return r
 
 
@@ -435,14 +460,13 @@ def run_loop(r: Replay, steps: list[Step], verbose: bool) -> None:
                 if running is not None and running[1].poll() is None:
                     running[1].send_signal(signal.SIGKILL)  # cancel-in-progress
                     running[0].outcome = "cancelled"
-                    running[0].duration = time.monotonic() - running[0].started
+                    running[0].ended = time.monotonic()
         if running is not None and running[1].poll() is not None:
             rec, proc = running
             output = proc.stdout.read() if proc.stdout else ""
             proc.wait()
             if rec.outcome == "running":
                 rec.outcome = "completed"
-                rec.duration = time.monotonic() - rec.started
             account(r, rec, output)
             if verbose:
                 print(
@@ -488,6 +512,7 @@ def report(r: Replay, scale: float) -> None:
         f"  rate-limited REST requests: {total} in total; writes: {writes}; GraphQL queries "
         f"(thread state, a separate budget): {graphql}"
     )
+    print(f"  sum of run durations: {run_minutes(runs, scale):.1f} simulated minutes")
     print(
         f"  {'run':>3} {'outcome':<9} {'gate':<5} {'noop':<4} {'req':>4} {'wr':>3} "
         f"{'verdict s':>11}  trigger"
@@ -500,17 +525,18 @@ def report(r: Replay, scale: float) -> None:
             f"  {x.n:>3} {x.outcome:<9} {x.gate or '-':<5} {'yes' if x.noop else '':<4} "
             f"{x.rate_limited:>4} {x.writes:>3} {lat:>11}  {x.trigger}"
         )
-    spent = sum(x.duration for x in runs)
-    print(
-        f"  sum of run durations: {spent:.1f} s real ({spent / scale:.1f} simulated minutes); "
-        f"killed while running: {len(cancelled)}"
-    )
+    print(f"  killed while running: {len(cancelled)}")
     print("  (verdict s: from the read the verdict is based on / from the run's first request)")
     print("  check run after each bot post (when the runs it started had finished):")
     for label, st in r.states:
         print(f"    {label:<34} {st}")
     print(f"    {'end':<34} {check_state(r.fake)}")
     targets(r, full, noops, total)
+
+
+def run_minutes(runs: list[RunRecord], scale: float) -> float:
+    """The runs' time alive, start to exit or kill, in simulated minutes (real s ÷ SCALE)."""
+    return sum(x.ended - x.started for x in runs if x.ended) / scale
 
 
 def targets(r: Replay, full: list[RunRecord], noops: list[RunRecord], total: int) -> None:
@@ -558,17 +584,22 @@ def targets(r: Replay, full: list[RunRecord], noops: list[RunRecord], total: int
         )
 
 
-def main() -> None:
+def arguments() -> argparse.ArgumentParser:
+    """The options of this bench (bench/lifecycle_fork.py adds its own)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--scale", type=float, default=2.0, help="real seconds per simulated minute")
     ap.add_argument("--quick", action="store_true", help="CI: SCALE 1.0")
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--wait", choices=["poll", "events"], default="poll", help="the wait input")
-    args = ap.parse_args()
+    return ap
+
+
+def main() -> None:
+    args = arguments().parse_args()
     scale = 1.0 if args.quick else args.scale
     os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "1")
     started = time.monotonic()
-    r = replay(scale, args.verbose, args.wait)
+    r = replay(scale, args.verbose, wait=args.wait)
     report(r, scale)
     print(f"  (replay took {time.monotonic() - started:.1f} s real time)")
 

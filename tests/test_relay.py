@@ -18,7 +18,6 @@ from tests.fakegithub import FakeGitHub
 
 FORK_TOKEN = "ghs_ReadOnlyForkRunToken000000000000000"
 WRITE_TOKEN = "app-token"  # the fake's GITHUB_TOKEN of a base-repository run
-READ_ONLY_EVENTS = ("pull_request", "pull_request_review", "pull_request_review_comment")
 
 
 @pytest.fixture
@@ -34,15 +33,6 @@ def fork_pr(fake: FakeGitHub) -> None:
     fake.add_review(2, login=CURSOR, body=cursor_clean(HEAD), commit_id=HEAD)
 
 
-def read_only(event: str, payload: dict[str, Any]) -> bool:
-    """GitHub's token rule: a fork's or Dependabot's `pull_request*` run gets a read-only one."""
-    if event not in READ_ONLY_EVENTS:
-        return False
-    pull = payload["pull_request"]
-    fork = pull["head"]["repo"]["full_name"] != payload["repository"]["full_name"]
-    return fork or payload["sender"]["login"] == "dependabot[bot]"
-
-
 def deliver(
     fake: FakeGitHub, tmp: Path, event: str, payload: dict[str, Any], inputs: dict[str, str]
 ) -> list[tuple[str, str, Run | None]]:
@@ -52,34 +42,13 @@ def deliver(
     if job is None:
         return [("review-coordinator", "none", None)]
     if job == "hand-over":  # `echo`, success: GitHub then runs the relay from the default branch
-        relay = relay_event(event, payload)
+        relay = wf.relay_event(event, payload)
         rest = deliver(fake, tmp / "relay", "workflow_run", relay, inputs)
         return [("review-coordinator", "hand-over", None), *rest]
-    token = FORK_TOKEN if read_only(event, payload) else WRITE_TOKEN
+    token = FORK_TOKEN if wf.read_only(event, payload) else WRITE_TOKEN
     run = run_action(fake, tmp, event=event, payload=payload, inputs=inputs, token=token)
     workflow = "review-coordinator relay" if event == "workflow_run" else "review-coordinator"
     return [(workflow, "judge", run)]
-
-
-def relay_event(event: str, payload: dict[str, Any]) -> dict[str, Any]:
-    """GitHub's `workflow_run` for the completed run of `event` (the fields it sets: the run's
-    event, its head repository and branch, head SHA, actor; no PR for a fork's run)."""
-    pull = payload["pull_request"]
-    head_repo = pull["head"]["repo"]["full_name"]
-    fork = head_repo != payload["repository"]["full_name"]
-    relay = wf.workflow_run(
-        event,
-        fork=fork,
-        actor=payload["sender"]["login"],
-        pr=None if fork else int(pull["number"]),
-        head_sha=pull["head"]["sha"],
-    )
-    run = relay["workflow_run"]
-    run["head_repository"]["full_name"] = head_repo
-    run["head_repository"]["owner"]["login"] = head_repo.split("/")[0]
-    run["head_branch"] = pull["head"]["ref"]
-    relay["repository"]["full_name"] = payload["repository"]["full_name"]
-    return relay
 
 
 def fork_payload(event: str) -> dict[str, Any]:
@@ -96,7 +65,7 @@ def fork_payload(event: str) -> dict[str, Any]:
     return p
 
 
-@pytest.mark.parametrize("event", READ_ONLY_EVENTS)
+@pytest.mark.parametrize("event", wf.READ_ONLY_EVENTS)
 def test_a_forks_read_only_run_hands_over_and_the_relay_publishes(
     fake: FakeGitHub, tmp_path: Path, event: str
 ) -> None:
@@ -155,7 +124,7 @@ def test_a_same_repository_pr_judges_on_its_own_event(fake: FakeGitHub, tmp_path
     assert [(w, j) for w, j, _ in steps] == [("review-coordinator", "judge")]
     assert fake.statuses(HEAD)[-1]["state"] == "success"
     # Its completion starts the relay too, which judges nothing (the run could write).
-    relay = relay_event("pull_request", wf.pull_request("opened"))
+    relay = wf.relay_event("pull_request", wf.pull_request("opened"))
     assert wf.job_for("workflow_run", relay) is None
 
 
@@ -176,7 +145,7 @@ def test_a_fork_cannot_point_the_relay_at_another_forks_pr(
     """Two forks with a branch of the same name: the relay of `mallory`'s run finds mallory's
     PR by its owner and branch, never `contributor`'s; with no open PR of its own, nothing."""
     fork_pr(fake)
-    relay = relay_event("pull_request", fork_payload("pull_request"))
+    relay = wf.relay_event("pull_request", fork_payload("pull_request"))
     relay["workflow_run"]["head_repository"]["full_name"] = "mallory/app"
     relay["workflow_run"]["head_repository"]["owner"]["login"] = "mallory"
     run = run_action(fake, tmp_path, event="workflow_run", payload=relay, token=WRITE_TOKEN)

@@ -261,6 +261,52 @@ def workflow_run(
     return p
 
 
+READ_ONLY_EVENTS = ("pull_request", "pull_request_review", "pull_request_review_comment")
+
+
+def read_only(event: str, payload: dict[str, Any]) -> bool:
+    """GitHub's token rule: a fork's or Dependabot's `pull_request*` run gets a read-only one."""
+    if event not in READ_ONLY_EVENTS:
+        return False
+    pull = payload["pull_request"]
+    fork = pull["head"]["repo"]["full_name"] != payload["repository"]["full_name"]
+    return fork or payload["sender"]["login"] == "dependabot[bot]"
+
+
+def relay_event(event: str, payload: dict[str, Any], conclusion: str = "success") -> dict[str, Any]:
+    """GitHub's `workflow_run` for the completed run of `event` (the fields it sets: the run's
+    event, its head repository and branch, head SHA, actor; no PR for a fork's run). A run of
+    an event on no PR's head (`issue_comment`, `workflow_dispatch`: the default branch) names
+    the base repository and no PR."""
+    pull = payload.get("pull_request")
+    if pull is None:
+        relay = workflow_run(event, fork=False, conclusion=conclusion, actor=_sender(payload))
+        relay["workflow_run"]["pull_requests"] = []
+        relay["repository"]["full_name"] = payload["repository"]["full_name"]
+        relay["workflow_run"]["head_repository"]["full_name"] = payload["repository"]["full_name"]
+        return relay
+    head_repo = pull["head"]["repo"]["full_name"]
+    fork = head_repo != payload["repository"]["full_name"]
+    relay = workflow_run(
+        event,
+        fork=fork,
+        conclusion=conclusion,
+        actor=_sender(payload),
+        pr=None if fork else int(pull["number"]),
+        head_sha=pull["head"]["sha"],
+    )
+    run = relay["workflow_run"]
+    run["head_repository"]["full_name"] = head_repo
+    run["head_repository"]["owner"]["login"] = head_repo.split("/")[0]
+    run["head_branch"] = pull["head"]["ref"]
+    relay["repository"]["full_name"] = payload["repository"]["full_name"]
+    return relay
+
+
+def _sender(payload: dict[str, Any]) -> str:
+    return str(payload["sender"]["login"])
+
+
 def actionlint() -> str | None:
     """The actionlint of the development tools (`.venv`), else one on PATH."""
     import shutil
