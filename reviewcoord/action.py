@@ -220,21 +220,29 @@ def run_request(
 
 def run_sweep(env: Mapping[str, str], log: Log, token: str) -> int:
     """`schedule`: judge the PRs whose waiting check's deadline passed (reviewcoord/sweep.py),
-    at most `sweep-budget` of them, each as an event's run with `wait: events`."""
+    at most `sweep-budget` of them, each as an event's run with `wait: events`. Under
+    `wait: poll` no run leaves a PR waiting for a sweep: one line, nothing read, exit 0."""
     from reviewcoord.github.pygithub_gateway import PyGithubGateway
     from reviewcoord.sweep import DEFAULT_BUDGET, sweep
 
+    try:
+        polls = wait_mode(env)
+    except UsageError as exc:
+        log.error(str(exc))
+        return exc.exit_code
+    if polls:
+        log.notice("schedule: nothing to sweep under `wait: poll` (a sweep is `wait: events`)")
+        return EXIT_OK
     repo = action_input(env, "repo") or env.get("GITHUB_REPOSITORY", "")
     raw = action_input(env, "sweep-budget") or str(DEFAULT_BUDGET)
     if repo.count("/") != 1 or not token or not raw.isdigit():
         log.error("the sweep needs OWNER/NAME, a token and a whole number 'sweep-budget'")
         return EXIT_USAGE
-    events = {**env, "INPUT_WAIT": "events"}  # a sweep never waits
     gateway = PyGithubGateway(repo, token, base_url=api_url(env), write_spacing=write_spacing(env))
 
     def judge(pr: int) -> Outcome:
         with log.group(f"sweep: PR #{pr}"):
-            outcome = evaluate(run_request(events, repo, pr), gateway, SystemClock(), log)
+            outcome = evaluate(run_request(env, repo, pr), gateway, SystemClock(), log)
         log.info(f"#{pr}: {outcome.gate} — {outcome.reason}")
         return outcome
 

@@ -8,7 +8,8 @@ that lists reviewers from its profile alone (reviewcoord/bots/registry.py):
   login (whose comment edits judge again), the apps of the reviewers' own check runs
   (`Registry.check_apps`), each bot's in-place tracker (`BotProfile.tracker`: its edits start no
   run while it says it is working). A repository's declared reviewers reach it through the
-  workflow's inputs `reviewer-logins` and `reviewer-apps`.
+  workflow's inputs `reviewer-logins` and `reviewer-apps`. Its third job, the sweep of
+  `wait: events`, starts on `schedule` alone, which the other two never start on.
 
     .venv/bin/python scripts/generated.py          # exit 1 if a generated block is out of date
     .venv/bin/python scripts/generated.py --write  # rewrite them
@@ -205,6 +206,16 @@ def hand_over_if() -> str:
     return _if(f"(\n{read_only()}\n) && (\n{passes()}\n)")
 
 
+# The sweep of `wait: events` (reviewcoord/sweep.py): a `schedule` event, which `passes()`
+# never lets through, so no `schedule` starts `judge` or `hand-over`. Only for a caller that
+# opted in: under `wait: poll` a schedule starts no job, so it costs no runner and no request.
+SWEEP = "github.event_name == 'schedule' && inputs.wait == 'events'"
+
+
+def sweep_if() -> str:
+    return _if(SWEEP)
+
+
 # ------------------------------------------------------------------------ the files
 @dataclass(frozen=True)
 class Generated:
@@ -243,7 +254,7 @@ FILES = (
     Generated(ROOT / "examples/review-coordinator.yml", {"packs": pack_defaults}, "# ", ""),
     Generated(
         ROOT / ".github/workflows/judge.yml",
-        {"judge-if": judge_if, "hand-over-if": hand_over_if},
+        {"judge-if": judge_if, "hand-over-if": hand_over_if, "sweep-if": sweep_if},
         "    # ",
         "",
     ),

@@ -166,6 +166,34 @@ def test_a_sweep_with_no_waiting_pr_reads_little_and_writes_nothing(
     assert "due none" in run.log
 
 
+@pytest.mark.parametrize("wait", ["", "poll"])  # unset (the default) or said
+def test_a_sweep_under_wait_poll_reads_nothing_and_writes_nothing(
+    fake: FakeGitHub, tmp_path: Path, wait: str
+) -> None:
+    """A repository that never opted in pays nothing for a `schedule`: one line, exit 0 —
+    even with a PR left waiting past its deadline by an earlier `wait: events` run (its next
+    event judges it)."""
+    fast_pack_clean(fake)
+    inputs = {**BASE, "settle": "full"}
+    assert_waiting(fake, run_action(fake, tmp_path / "1", inputs=inputs), "Codex")
+    fake.advance(FULL + 600)
+    before = len(fake.request_log())
+    run = sweep(fake, tmp_path / "2", **{**inputs, "wait": wait})
+    assert run.returncode == 0, run.log
+    assert len(fake.request_log()) == before
+    assert run.log.count("nothing to sweep") == 1 and "::notice::" in run.log
+    assert ours(fake)["status"] == "in_progress"
+    # Control: the same sweep under `wait: events` judges that PR.
+    assert sweep(fake, tmp_path / "3", **inputs).returncode == 0
+    assert ours(fake)["status"] == "completed"
+
+
+def test_a_sweep_refuses_an_unknown_wait(fake: FakeGitHub, tmp_path: Path) -> None:
+    run = sweep(fake, tmp_path, **{**BASE, "wait": "Events"})
+    assert run.returncode == 2, run.log
+    assert "must be poll or events" in run.log and fake.request_log() == []
+
+
 def _comment() -> dict[str, Any]:
     return {
         "action": "created",

@@ -196,12 +196,13 @@ def test_corpus_fixture_is_complete() -> None:
 
 
 def heading_anchors(text: str) -> set[str]:
-    """GitHub's anchors for the headings of a Markdown file: lower case, punctuation dropped
-    (hyphens and underscores kept), spaces to hyphens; a repeated heading gets -1, -2, …"""
+    """GitHub's anchors for the headings of a Markdown file (outside fenced blocks): lower
+    case, punctuation dropped (hyphens and underscores kept, a code span's words too), spaces
+    to hyphens; a repeated heading gets -1, -2, …"""
     anchors: set[str] = set()
-    for line in _without_code(text):
+    for prose, line in zip(_without_code(text), text.splitlines(), strict=True):
         match = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
-        if not match:
+        if not match or not re.match(r"^#{1,6}\s", prose):
             continue
         slug = re.sub(r"[^\w\- ]", "", match.group(1).strip().lower()).replace(" ", "-")
         candidate, n = slug, 0
@@ -215,6 +216,7 @@ def heading_anchors(text: str) -> set[str]:
 def test_heading_anchor_rules() -> None:
     text = (
         "# A\n## Use it as a GitHub Action\n### When it reads: settle\n## 19. Re-requesting\n## A\n"
+        "## Waiting: `wait: events`\n```\n## not a heading\n```\n"
     )
     assert heading_anchors(text) == {
         "a",
@@ -222,6 +224,7 @@ def test_heading_anchor_rules() -> None:
         "when-it-reads-settle",
         "19-re-requesting",
         "a-1",
+        "waiting-wait-events",
     }
 
 

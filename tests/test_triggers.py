@@ -5,12 +5,14 @@ each event gets (read-only for a fork's `pull_request*`: handed over to the rela
 
 from __future__ import annotations
 
+import re
 import runpy
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from reviewcoord.bots import REGISTRY, bot_for_author, parse_comment
 from reviewcoord.bots.checks import Check, from_checks
@@ -263,6 +265,103 @@ def test_each_event_starts_its_job_under_either_event_workflow(
     assert wf.job_for(received, payload, event_file) == expected
 
 
+# ------------------------------------------------------ the sweep of `wait: events`
+OPT_IN = "## Waiting without a runner: `wait: events`"
+
+
+def opt_in_blocks() -> list[dict[str, Any]]:
+    """docs/adopt.md's opt-in: the event workflow's job, then the relay, as the user writes them."""
+    text = (wf.ROOT / "docs/adopt.md").read_text(encoding="utf-8")
+    section = text.split(f"\n{OPT_IN}\n", 1)[1].split("\n## ", 1)[0]
+    return [wf.load(b) for b in re.findall(r"^```yaml\n(.*?)^```$", section, flags=re.M | re.S)]
+
+
+def opted_in(path: Path) -> dict[str, Any]:
+    """An example workflow with the documented opt-in applied: `wait: events` in its call's
+    `with:`, and for the relay the schedule."""
+    data = wf.load(path.read_text(encoding="utf-8"))
+    (call,) = data["jobs"].values()
+    call["with"] = {**(call.get("with") or {}), "wait": "events"}
+    if path == wf.RELAY:
+        data["on"]["schedule"] = [{"cron": "*/10 * * * *"}]
+    return data
+
+
+def test_the_documented_opt_in_is_the_examples_with_five_lines() -> None:
+    jobs, relay = opt_in_blocks()
+    assert jobs == {"jobs": opted_in(wf.CALLER)["jobs"]}
+    assert relay == opted_in(wf.RELAY)
+    for path in (wf.CALLER, wf.RELAY):  # the shipped examples hold no schedule, no `wait`
+        data = wf.load(path.read_text(encoding="utf-8"))
+        assert "schedule" not in data["on"] and "wait" not in str(data["jobs"])
+
+
+@pytest.fixture(scope="module")
+def opted(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Path]:
+    """Each example → its opted-in copy, as files (what wf.job_for reads)."""
+    where = tmp_path_factory.mktemp("opted-in")
+    copies = {}
+    for path in (wf.CALLER, wf.TARGET_CALLER, wf.RELAY):
+        copy = where / path.name
+        copy.write_text(yaml.safe_dump(opted_in(path), sort_keys=False), encoding="utf-8")
+        copies[path] = copy
+    return copies
+
+
+@pytest.mark.parametrize("event_file", EVENT_FILES, ids=lambda path: path.name)
+def test_a_schedule_starts_the_sweep_only_where_it_was_opted_into(
+    event_file: Path, opted: dict[Path, Path]
+) -> None:
+    tick = wf.schedule()
+    assert wf.job_for("schedule", tick, opted[event_file], opted[wf.RELAY]) == "sweep"
+    # The shipped examples have no schedule: nothing starts, nothing is listed.
+    assert wf.job_for("schedule", tick, event_file) is None
+    # A schedule under `wait: poll` (the schedule added, not the input) starts no job either.
+    ctx = wf.context("schedule", tick)
+    assert ctx["inputs"]["wait"] == "poll"
+    assert [name for name in wf.JOBS if wf.truthy_if(name, ctx)] == []
+    ctx["inputs"]["wait"] = "events"
+    assert [name for name in wf.JOBS if wf.truthy_if(name, ctx)] == ["sweep"]
+
+
+@pytest.mark.parametrize("event_file", EVENT_FILES, ids=lambda path: path.name)
+@pytest.mark.parametrize(("event", "payload", "job"), CASES)
+def test_wait_events_never_sweeps_on_any_other_event_and_changes_no_job(
+    event_file: Path,
+    event: str,
+    payload: dict[str, Any],
+    job: str | None,
+    opted: dict[Path, Path],
+) -> None:
+    """Every event fixture, through the opted-in workflows: the same job as without the
+    opt-in, never `sweep`."""
+    received, expected = as_received(event_file, event, job)
+    assert wf.job_for(received, payload, opted[event_file], opted[wf.RELAY]) == expected
+    ctx = wf.context(received, payload, event_file=opted[event_file], relay=opted[wf.RELAY])
+    assert ctx["inputs"]["wait"] == "events"
+    assert not wf.truthy_if("sweep", ctx)
+
+
+def test_the_sweep_runs_the_action_as_judge_does_with_the_sweeps_inputs() -> None:
+    judge, sweep = wf.job("judge"), wf.job("sweep")
+    assert sweep["steps"][0] == judge["steps"][0]  # the action at the workflow's own commit
+    assert sweep["steps"][1]["uses"] == judge["steps"][1]["uses"]
+    given = sweep["steps"][1]["with"]
+    assert given == {
+        "github-token": "${{ secrets.token || github.token }}",
+        "config": "${{ inputs.config }}",
+        "wait": "${{ inputs.wait }}",
+        "sweep-budget": "${{ inputs.sweep-budget }}",
+    }
+    assert judge["steps"][1]["with"]["wait"] == "${{ inputs.wait }}"
+    action_inputs = yaml.safe_load((wf.ROOT / "action.yml").read_text(encoding="utf-8"))["inputs"]
+    declared = wf.reusable()["on"]["workflow_call"]["inputs"]
+    for name in ("wait", "sweep-budget"):
+        assert declared[name]["default"] == action_inputs[name]["default"], name
+    # The caller's grant, as for judge (which writes the same surfaces).
+    assert "permissions" not in sweep and "permissions" not in judge
+
+
 # ------------------------------------------------------------ every bot's in-place edits
 BOT_COMMENTS = [
     (e["corpus_id"], e["bot_login"])
@@ -371,6 +470,15 @@ def test_a_declared_reviewers_check_and_edits_start_through_the_workflow_inputs(
 )
 def test_concurrency_group_is_the_pr_number(event: str, payload: dict[str, Any]) -> None:
     assert wf.group(event, payload) == "review-coordinator-2"
+
+
+def test_the_sweep_has_one_group_of_its_own_never_cancelled() -> None:
+    """One sweep at a time, none cut off mid-write; no PR's group is the sweep's (a PR's run
+    cancels its own group's run, so sharing it would cancel a sweep)."""
+    assert wf.group("schedule", wf.schedule(), name="sweep") == "review-coordinator-sweep"
+    assert wf.job("sweep")["concurrency"]["cancel-in-progress"] is False
+    for event, payload, _job in CASES:
+        assert wf.group(event, payload, run_id=7) != "review-coordinator-sweep"
 
 
 def test_a_forks_relays_share_a_group_of_their_own() -> None:

@@ -25,7 +25,8 @@ RELAY = ROOT / "examples/workflows/review-coordinator-relay.yml"
 TARGET_CALLER = ROOT / "examples/workflows/review-coordinator-pull-request-target.yml"
 PAYLOADS = Path(__file__).parent / "fixtures/payloads"
 JOB = "judge"  # the reusable workflow's job that runs the action
-JOBS = ("judge", "hand-over")  # at most one of them runs for an event
+SWEEP = "sweep"  # the one that runs it on `schedule` (the sweep of `wait: events`)
+JOBS = ("judge", "hand-over", SWEEP)  # at most one of them runs for an event
 
 
 def load(text: str) -> dict[str, Any]:
@@ -44,22 +45,29 @@ def reusable() -> dict[str, Any]:
     return _read(REUSABLE)
 
 
-def caller(event: str, event_file: Path = CALLER) -> dict[str, Any]:
-    """The user's workflow that receives `event`: the relay for `workflow_run`, else the event
-    workflow (`event_file`: CALLER or its `pull_request_target` variant)."""
-    return _read(RELAY if event == "workflow_run" else event_file)
+def caller(event: str, event_file: Path = CALLER, relay: Path = RELAY) -> dict[str, Any]:
+    """The user's workflow that receives `event`: the relay for `workflow_run`, and for
+    `schedule` when the relay has that trigger (docs/adopt.md § Waiting without a runner), else
+    the event workflow (`event_file`: CALLER or its `pull_request_target` variant)."""
+    if event == "workflow_run" or (event == "schedule" and event in _read(relay)["on"]):
+        return _read(relay)
+    return _read(event_file)
 
 
 def job(name: str = JOB) -> dict[str, Any]:
     return dict(reusable()["jobs"][name])
 
 
-def triggered(event: str, payload: dict[str, Any], event_file: Path = CALLER) -> bool:
+def triggered(
+    event: str, payload: dict[str, Any], event_file: Path = CALLER, relay: Path = RELAY
+) -> bool:
     """The event and its activity type are among the caller's triggers (and, for the relay,
     the run that completed is the event workflow's)."""
-    triggers = caller(event, event_file)["on"]
+    triggers = caller(event, event_file, relay)["on"]
     if event not in triggers:
         return False
+    if event == "schedule":  # a list of crons, no activity types
+        return bool(triggers[event])
     spec = triggers[event] or {}
     types = spec.get("types")
     if types is not None and payload.get("action") not in types:
@@ -70,11 +78,13 @@ def triggered(event: str, payload: dict[str, Any], event_file: Path = CALLER) ->
     return True
 
 
-def call_inputs(event: str, payload: dict[str, Any], event_file: Path = CALLER) -> dict[str, Any]:
+def call_inputs(
+    event: str, payload: dict[str, Any], event_file: Path = CALLER, relay: Path = RELAY
+) -> dict[str, Any]:
     """The reusable workflow's inputs: its defaults, then what the caller's `with:` passes."""
     declared = reusable()["on"]["workflow_call"]["inputs"]
     values = {name: spec.get("default", "") for name, spec in declared.items()}
-    (call,) = caller(event, event_file)["jobs"].values()
+    (call,) = caller(event, event_file, relay)["jobs"].values()
     outer = ghexpr.event_context(event, payload)
     for name, template in (call.get("with") or {}).items():
         values[name] = ghexpr.interpolate(str(template), outer)
@@ -82,9 +92,13 @@ def call_inputs(event: str, payload: dict[str, Any], event_file: Path = CALLER) 
 
 
 def context(
-    event: str, payload: dict[str, Any], run_id: int = 1, event_file: Path = CALLER
+    event: str,
+    payload: dict[str, Any],
+    run_id: int = 1,
+    event_file: Path = CALLER,
+    relay: Path = RELAY,
 ) -> dict[str, Any]:
-    inputs = call_inputs(event, payload, event_file)
+    inputs = call_inputs(event, payload, event_file, relay)
     return ghexpr.event_context(event, payload, run_id=run_id, inputs=inputs)
 
 
@@ -93,12 +107,14 @@ def truthy_if(name: str, ctx: dict[str, Any]) -> bool:
     return ghexpr.truthy(ghexpr.evaluate(str(job(name)["if"]), ctx))
 
 
-def job_for(event: str, payload: dict[str, Any], event_file: Path = CALLER) -> str | None:
+def job_for(
+    event: str, payload: dict[str, Any], event_file: Path = CALLER, relay: Path = RELAY
+) -> str | None:
     """Which job of the reusable workflow GitHub would start for the event, if any, when the
-    repository's event workflow is `event_file`."""
-    if not triggered(event, payload, event_file):
+    repository's event workflow is `event_file` and its relay `relay`."""
+    if not triggered(event, payload, event_file, relay):
         return None
-    ctx = context(event, payload, event_file=event_file)
+    ctx = context(event, payload, event_file=event_file, relay=relay)
     started = [n for n in JOBS if truthy_if(n, ctx)]
     assert len(started) <= 1, f"{event}: both {started} would run"
     return started[0] if started else None
@@ -109,8 +125,8 @@ def starts(event: str, payload: dict[str, Any]) -> bool:
     return job_for(event, payload) == JOB
 
 
-def group(event: str, payload: dict[str, Any], run_id: int = 1) -> str:
-    template = str(job()["concurrency"]["group"])
+def group(event: str, payload: dict[str, Any], run_id: int = 1, name: str = JOB) -> str:
+    template = str(job(name)["concurrency"]["group"])
     return ghexpr.interpolate(template, context(event, payload, run_id))
 
 
@@ -227,6 +243,11 @@ def check_run(app_slug: str, pr: int | None = 2) -> dict[str, Any]:
     else:
         p["check_run"]["pull_requests"][0]["number"] = pr
     return p
+
+
+def schedule(cron: str = "*/10 * * * *") -> dict[str, Any]:
+    """`schedule`: GitHub's payload names the cron that fired; no PR, no actor of the PR."""
+    return {"schedule": cron}
 
 
 def merge_group() -> dict[str, Any]:
