@@ -355,7 +355,11 @@ class Evaluation:
 
     def settle(self, clock: Clock, first: Reading | None = None) -> Settled:
         if not self.req.waits:  # `wait: events`: decide once, never sleep
-            return decide_now(self, first or self.read())
+            reading = first or self.read()
+            head = reading.pull.head_sha
+            arrival = self.heads.times.get(head) or self.surfaces.check_run.started.get(head)
+            times = (arrival, self.gateway.server_time)
+            return decide_now(reading, self.policy(), times, self.could_go, self.on_poll, self.log)
         settled = settle(self.read, self.policy(), clock, self.could_go, self.on_poll, first)
         for note in settled.log:
             self.log.info(note)

@@ -14,17 +14,13 @@ check stays pending; a later event or sweep judges again), never as a timeout.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
 
+from reviewcoord.actions_io import Log
 from reviewcoord.bots import REGISTRY
 from reviewcoord.model import Verdict
-from reviewcoord.request import Outcome
-from reviewcoord.settle import Awaiting, Publish, Reading, Settled, decide
-
-if TYPE_CHECKING:
-    from reviewcoord.evaluation import Evaluation
-    from reviewcoord.resolve import ConfigUsed
+from reviewcoord.settle import Asked, Awaiting, Publish, Reading, Settled, SettlePolicy, decide
 
 _MARK = "<!-- review-coordinator-awaiting until="
 _DEADLINE = re.compile(
@@ -32,21 +28,26 @@ _DEADLINE = re.compile(
 )
 
 
-def decide_now(run: Evaluation, reading: Reading) -> Settled:
-    """The settle rule once, at GitHub's time now (its latest reply's `Date`) since the head
-    arrived (reviewcoord/arrival.py; else our first check run on it): a `Settled` to publish,
-    or one `awaiting` to publish as pending."""
-    head = reading.pull.head_sha
-    arrival = run.heads.times.get(head) or run.surfaces.check_run.started.get(head)
-    now = run.gateway.server_time
+def decide_now(
+    reading: Reading,
+    policy: SettlePolicy,
+    times: tuple[datetime | None, datetime | None],
+    could_go: Callable[[Reading], bool],
+    on_poll: Callable[[Reading, float], Asked | None],
+    log: Log,
+) -> Settled:
+    """The settle rule once, at GitHub's time now since the head arrived (`times`: the head's
+    arrival, reviewcoord/arrival.py, else our first check run on it; and the `Date` of GitHub's
+    latest reply): a `Settled` to publish, or one `awaiting` to publish as pending."""
+    arrival, now = times
     elapsed = max(0.0, (now - arrival).total_seconds()) if now and arrival else 0.0
-    again = run.on_poll(reading, elapsed)
-    decision = decide(reading, run.policy(), elapsed, run.could_go, again)
+    again = on_poll(reading, elapsed)
+    decision = decide(reading, policy, elapsed, could_go, again)
     notes = list(decision.notes)
     if isinstance(decision, Publish):
         return Settled(reading, decision.mode, decision.timed_out, 1, 0, notes)
     until = arrival + timedelta(seconds=decision.until) if arrival else None
-    run.log.info(
+    log.info(
         f"awaiting {', '.join(decision.awaited)} until {when(until)} "
         f"({elapsed:.0f}s since the head arrived): publishing pending, not waiting"
     )
@@ -99,42 +100,3 @@ def deadline_of(text: str | None) -> datetime | None:
     if found is None:
         return None
     return datetime.strptime(found.group(1), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
-
-
-def publish_wait(
-    run: Evaluation, settled: Settled, notes: list[str], config: ConfigUsed
-) -> tuple[Outcome, str | None]:
-    """Publish the interim judgement as pending (`Surfaces.wait`); → the outcome and, if the
-    head moved before the status was written, the new head (nothing more was written)."""
-    from reviewcoord import render, rerequest
-    from reviewcoord.publish.surfaces import Publication
-
-    awaiting = settled.awaiting
-    assert run.cycles is not None and awaiting is not None
-    head = settled.reading.pull.head_sha
-    judgement = run.judge(settled.reading, settled.mode)
-    verdict = interim(judgement.verdict, awaiting).model_copy(
-        update={"config_warning": config.warning}
-    )
-    asked = [a for a in judgement.record.asked or [] if a.head == head]
-    notes = [awaiting_line(awaiting, settled.mode), *notes, *map(rerequest.note, asked)]
-    outcome = Outcome(
-        verdict.gate, verdict.gate_reason, verdict, head, settings=run.settings, settled=settled
-    )
-    outcome.notes, outcome.waiting = notes, True
-    sticky = run.settings.format in ("both", "comment")
-    block = run.cycles.history_block(judgement.record) if sticky else ""
-    pub = Publication(
-        verdict,
-        notes=notes,
-        sticky_notes=list(run.cycles.notes),
-        history_block=block,
-        config_where=config.where,
-    )
-    output = render.check_output(verdict, extra_notes=notes).model_copy(
-        update={"title": f"Awaiting {', '.join(awaiting.bots)}", "text": deadline_text(awaiting)}
-    )
-    with run.log.group("Publish (pending: awaiting a reviewer)"):
-        moved = run.surfaces.wait(pub, output, lambda: run.gateway.get_pull(run.req.pr).head_sha)
-    outcome.comment_url = pub.comment_url
-    return outcome, moved

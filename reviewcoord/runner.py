@@ -15,13 +15,12 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from typing import Any
 
-from reviewcoord import rerequest
+from reviewcoord import events, render, rerequest
 from reviewcoord.actions_io import Log
 from reviewcoord.config import Settings, declared_scope
 from reviewcoord.cycles import ACTIONS_BOT
 from reviewcoord.errors import ConfigError, GatewayError
 from reviewcoord.evaluation import Evaluation
-from reviewcoord.events import publish_wait
 from reviewcoord.github.gateway import Gateway, PullInfo
 from reviewcoord.judgement import Judgement
 from reviewcoord.publish.surfaces import FORK_HELP, Publication
@@ -281,3 +280,42 @@ def _publish(
         moved_to = run.surfaces.publish(pub, lambda: run.gateway.get_pull(run.req.pr).head_sha)
         outcome.comment_url = pub.comment_url
     return outcome, moved_to
+
+
+def publish_wait(
+    run: Evaluation, settled: Settled, notes: list[str], config: ConfigUsed
+) -> tuple[Outcome, str | None]:
+    """Publish the interim judgement as pending (`Surfaces.wait`); → the outcome and, if the
+    head moved before the status was written, the new head (nothing more was written)."""
+    awaiting = settled.awaiting
+    assert run.cycles is not None and awaiting is not None
+    head = settled.reading.pull.head_sha
+    judgement = run.judge(settled.reading, settled.mode)
+    verdict = events.interim(judgement.verdict, awaiting).model_copy(
+        update={"config_warning": config.warning}
+    )
+    asked = [a for a in judgement.record.asked or [] if a.head == head]
+    notes = [events.awaiting_line(awaiting, settled.mode), *notes, *map(rerequest.note, asked)]
+    outcome = Outcome(
+        verdict.gate, verdict.gate_reason, verdict, head, settings=run.settings, settled=settled
+    )
+    outcome.notes, outcome.waiting = notes, True
+    sticky = run.settings.format in ("both", "comment")
+    block = run.cycles.history_block(judgement.record) if sticky else ""
+    pub = Publication(
+        verdict,
+        notes=notes,
+        sticky_notes=list(run.cycles.notes),
+        history_block=block,
+        config_where=config.where,
+    )
+    output = render.check_output(verdict, extra_notes=notes).model_copy(
+        update={
+            "title": f"Awaiting {', '.join(awaiting.bots)}",
+            "text": events.deadline_text(awaiting),
+        }
+    )
+    with run.log.group("Publish (pending: awaiting a reviewer)"):
+        moved = run.surfaces.wait(pub, output, lambda: run.gateway.get_pull(run.req.pr).head_sha)
+    outcome.comment_url = pub.comment_url
+    return outcome, moved

@@ -13,43 +13,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import Field
 
+from reviewcoord.github.pull_state import PullInfo as PullInfo
+from reviewcoord.github.pull_state import PullState as PullState
 from reviewcoord.github.scorecard_models import ClosedPull as ClosedPull
 from reviewcoord.github.scorecard_models import StickyCandidates as StickyCandidates
 from reviewcoord.github.scorecard_models import SweepPage as SweepPage
 from reviewcoord.model import Frozen, RawComment
 
-if TYPE_CHECKING:
-    from reviewcoord.github.pull_state import PullState
-
 StatusState = Literal["pending", "success", "failure", "error"]
 CheckStatus = Literal["queued", "in_progress", "completed"]
 CheckConclusion = Literal["success", "failure", "neutral", "cancelled", "action_required"]
-
-
-class PullInfo(Frozen):
-    """What we need of `GET /repos/{o}/{r}/pulls/{n}`."""
-
-    number: int
-    head_sha: str
-    head_ref: str = ""
-    base_ref: str
-    base_sha: str = ""
-    state: str = "open"
-    title: str = ""
-    html_url: str = ""
-    author_login: str = ""
-    author_type: str = "User"
-    head_repo: str | None = None  # full name; differs from base_repo on fork PRs
-    base_repo: str = ""
-    # The test merge commit GitHub made for the PR's current head (None while it computes one):
-    # a code-scanning analysis counts only for this commit.
-    merge_commit_sha: str | None = None
-    created_at: datetime | None = None  # when the PR was opened (GitHub's clock)
-    updated_at: datetime | None = None  # its last change (a push, a comment): GitHub's clock
 
 
 class CheckSuiteRef(Frozen):
