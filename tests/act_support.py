@@ -16,6 +16,9 @@ What act cannot do here, and what stands in for it (tests/test_act.py says it ag
   release commit's action.yml names (docs/adopt.md § Pinning).
 * act 0.2.89's workflow schema predates the `cache-mode` key: that one line is left out of the
   copies (act has no Actions cache scopes to restrict anyway).
+* act names its job containers and volumes from the workflow and job names alone, so two act
+  runs at once on one Docker daemon (two copies of the suite, say) remove each other's: every
+  `act` run here takes a machine-wide lock (`ACT_LOCK`) and they take turns.
 * GitHub's own decisions are the test's: which event fires, with what payload, which token a
   run gets (act passes the one it is given), that a completed run starts the relay
   (`workflow_run`), approvals and concurrency cancellation.
@@ -23,11 +26,13 @@ What act cannot do here, and what stands in for it (tests/test_act.py says it ag
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ACT = ROOT / ".venv/bin/act"
 CHECKOUT = "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1"  # judge.yml's
 ACTION_REF = "octo/review-coordinator@main"  # the examples' `uses:`
+ACT_LOCK = Path(tempfile.gettempdir()) / "reviewcoord-act.lock"
 _JOB_END = re.compile(
     r"^\[[^\]]*/(?P<job>judge|hand-over)\s*\] 🏁  Job (?P<how>succeeded|failed)", re.M
 )
@@ -148,7 +154,10 @@ class ActLab:
             "--env", "REVIEWCOORD_WRITE_SPACING=0",
         ]  # fmt: skip
         env = {**os.environ, "NO_COLOR": "1"}
-        proc = subprocess.run(
-            argv, cwd=self.user, capture_output=True, text=True, timeout=600, env=env, check=False
-        )
+        with ACT_LOCK.open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            proc = subprocess.run(
+                argv, cwd=self.user, capture_output=True, text=True, timeout=600, env=env,
+                check=False,
+            )  # fmt: skip
         return ActRun(proc.returncode, proc.stdout + proc.stderr)
