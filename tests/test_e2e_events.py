@@ -305,6 +305,20 @@ def test_a_sweep_under_wait_poll_reads_nothing_and_writes_nothing(
     assert asked(fake) == [("review-coordinator.yml", "main", {"pr": "2"})]
 
 
+def test_a_sweep_that_knows_no_default_branch_refuses_and_reads_nothing(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    """The dispatch must name the branch whose workflow file runs: the runner sets it on a
+    `schedule` (GITHUB_REF_NAME); without it, or with a path for `sweep-workflow`, exit 2."""
+    bare = run_action(
+        fake, tmp_path / "1", event="schedule", payload={"schedule": "*/10 * * * *"}, inputs=BASE
+    )
+    assert bare.returncode == 2 and "GITHUB_REF_NAME" in bare.log, bare.log
+    path = sweep(fake, tmp_path / "2", **BASE, **{"sweep-workflow": ".github/workflows/r.yml"})
+    assert path.returncode == 2 and "'sweep-workflow'" in path.log, path.log
+    assert fake.request_log() == []
+
+
 def test_a_sweep_refuses_an_unknown_wait(fake: FakeGitHub, tmp_path: Path) -> None:
     run = sweep(fake, tmp_path, **{**BASE, "wait": "Events"})
     assert run.returncode == 2, run.log
