@@ -219,11 +219,14 @@ def run_request(
 
 
 def run_sweep(env: Mapping[str, str], log: Log, token: str) -> int:
-    """`schedule`: judge the PRs whose waiting check's deadline passed (reviewcoord/sweep.py),
-    at most `sweep-budget` of them, each as an event's run with `wait: events`. Under
-    `wait: poll` no run leaves a PR waiting for a sweep: one line, nothing read, exit 0."""
+    """`schedule`: ask GitHub to run the event workflow (`sweep-workflow`, `workflow_dispatch`
+    with input `pr`) for each PR whose waiting check's deadline passed (reviewcoord/sweep.py),
+    at most `sweep-budget`; each dispatched run judges its PR in the PR's own concurrency group.
+    This run judges nothing and writes no verdict. Under `wait: poll` no run leaves a PR waiting
+    for a sweep: one line, nothing read, exit 0."""
+    from reviewcoord.github.dry_run import DryRunGateway
     from reviewcoord.github.pygithub_gateway import PyGithubGateway
-    from reviewcoord.sweep import DEFAULT_BUDGET, sweep
+    from reviewcoord.sweep import DEFAULT_BUDGET, DEFAULT_WORKFLOW, sweep
 
     try:
         polls = wait_mode(env)
@@ -235,20 +238,26 @@ def run_sweep(env: Mapping[str, str], log: Log, token: str) -> int:
         return EXIT_OK
     repo = action_input(env, "repo") or env.get("GITHUB_REPOSITORY", "")
     raw = action_input(env, "sweep-budget") or str(DEFAULT_BUDGET)
+    workflow = action_input(env, "sweep-workflow") or DEFAULT_WORKFLOW
+    # A schedule runs on the default branch (GITHUB_REF): the branch the dispatch names.
+    ref = env.get("GITHUB_REF_NAME") or env.get("GITHUB_REF", "").removeprefix("refs/heads/")
     if repo.count("/") != 1 or not token or not raw.isdigit():
         log.error("the sweep needs OWNER/NAME, a token and a whole number 'sweep-budget'")
         return EXIT_USAGE
-    gateway = PyGithubGateway(repo, token, base_url=api_url(env), write_spacing=write_spacing(env))
-
-    def judge(pr: int) -> Outcome:
-        with log.group(f"sweep: PR #{pr}"):
-            outcome = evaluate(run_request(env, repo, pr), gateway, SystemClock(), log)
-        log.info(f"#{pr}: {outcome.gate} — {outcome.reason}")
-        return outcome
-
-    outcomes = sweep(gateway, log, int(raw), judge)
-    log.info(f"sweep: {len(outcomes)} judged ({gateway.request_count} API requests)")
-    return EXIT_UNREADABLE if any(o.gate == "error" for o in outcomes) else EXIT_OK
+    if not ref or ref.startswith("refs/") or "/" in workflow:
+        log.error(
+            "the sweep needs the default branch (GITHUB_REF_NAME, set on `schedule`) and a "
+            f"workflow file name in 'sweep-workflow' (got {workflow[:80]!r})"
+        )
+        return EXIT_USAGE
+    gateway: Gateway = PyGithubGateway(
+        repo, token, base_url=api_url(env), write_spacing=write_spacing(env)
+    )
+    if action_input(env, "dry-run") == "true":  # the input only: the sweep reads no config
+        gateway = DryRunGateway(gateway, log, "(you)")
+    code = sweep(gateway, log, int(raw), workflow, ref)
+    log.info(f"sweep: done ({gateway.request_count} API requests)")
+    return code
 
 
 def found_pr(lookup: HeadLookup, gateway: Gateway, log: Log) -> int | None:

@@ -34,7 +34,9 @@ from reviewcoord.model import BotKey, Level, SettleMode
 DEFAULT_CONFIG_PATH = ".github/review-coordinator.yml"
 CODE_SCANNING: BotKey = code_scanning.KEY
 # Keys that describe one run, not a repository's policy: never read from the file.
-RUN_ONLY_KEYS = frozenset({"github-token", "pr", "repo", "config", "cycle", "wait", "sweep-budget"})
+RUN_ONLY_KEYS = frozenset(
+    {"github-token", "pr", "repo", "config", "cycle", "wait", "sweep-budget", "sweep-workflow"}
+)
 MAX_CONFIG_BYTES = 64 * 1024
 # The deepest real config is `reviewers: {key: {severity: {levels: {…}}}}`: 4 levels.
 MAX_CONFIG_DEPTH = 16

@@ -4,8 +4,8 @@ head and its pack's timeout, counted from the head's arrival by GitHub's clock, 
 passed, what it publishes is pending: the sticky with the interim judgement and who is awaited
 until when, the commit status `pending`, our check run `in_progress` (never a conclusion), its
 `output.text` holding the deadline where only our App can write it (`deadline_of`). The bot's
-own post starts the next run; the scheduled sweep (reviewcoord/sweep.py) judges the PRs whose
-deadline passed with nobody coming.
+own post starts the next run; the scheduled sweep (reviewcoord/sweep.py) dispatches the event
+workflow for the PRs whose deadline passed with nobody coming, whose run judges them.
 
 Fail closed: an arrival or a server time that cannot be read counts as no time passed (the
 check stays pending; a later event or sweep judges again), never as a timeout.

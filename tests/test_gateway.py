@@ -229,6 +229,37 @@ def test_read_only_token_write_is_forbidden(gh: FakeGitHub, sleeps: Sleeps) -> N
     assert sleeps == []
 
 
+def test_dispatch_workflow_sends_the_ref_and_inputs_once(
+    gh: FakeGitHub, gw: PyGithubGateway, sleeps: Sleeps
+) -> None:
+    """The sweep's one write: 204 and no body; refused without `actions: write` (403, no
+    retry); a workflow GitHub lacks or an input it does not take is a GatewayError naming it."""
+    gw.dispatch_workflow("review-coordinator.yml", "main", {"pr": "7"})
+    assert gh.dispatches == [
+        {
+            "workflow": "review-coordinator.yml",
+            "ref": "main",
+            "inputs": {"pr": "7"},
+            "login": "github-actions[bot]",
+        }
+    ]
+    sent = [r for r in gh.request_log() if r.method == "POST"]
+    assert [r.path for r in sent] == [
+        "/repos/octo/app/actions/workflows/review-coordinator.yml/dispatches"
+    ]
+    for workflow, inputs, status in (
+        ("other.yml", {"pr": "7"}, 404),
+        ("review-coordinator.yml", {"number": "7"}, 422),
+    ):
+        with pytest.raises(GatewayError) as info:
+            gw.dispatch_workflow(workflow, "main", inputs)
+        assert info.value.status == status and not isinstance(info.value, WriteForbidden)
+    gh.actions_write = False
+    with pytest.raises(WriteForbidden):
+        gw.dispatch_workflow("review-coordinator.yml", "main", {"pr": "7"})
+    assert len(gh.dispatches) == 1 and sleeps == []
+
+
 def test_client_errors(gh: FakeGitHub, gw: PyGithubGateway, sleeps: Sleeps) -> None:
     with pytest.raises(GatewayError, match="not found") as info:
         gw.get_pull(99)

@@ -39,6 +39,7 @@ INTERFACE = {
     "rerequest": "false",
     "wait": "poll",
     "sweep-budget": "5",
+    "sweep-workflow": "review-coordinator.yml",
 }
 OUTPUTS = [
     "gate",
@@ -53,7 +54,7 @@ OUTPUTS = [
     "verdict",
     "verdict-file",
 ]
-PER_RUN = {"github-token", "pr", "repo", "config", "wait", "sweep-budget"}
+PER_RUN = {"github-token", "pr", "repo", "config", "wait", "sweep-budget", "sweep-workflow"}
 
 
 def docs_table(heading: str) -> dict[str, str]:

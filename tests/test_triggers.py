@@ -278,22 +278,25 @@ def opt_in_blocks() -> list[dict[str, Any]]:
 
 def opted_in(path: Path) -> dict[str, Any]:
     """An example workflow with the documented opt-in applied: `wait: events` in its call's
-    `with:`, and for the relay the schedule."""
+    `with:`, and for the relay the schedule and `actions: write` (the sweep's dispatches)."""
     data = wf.load(path.read_text(encoding="utf-8"))
     (call,) = data["jobs"].values()
     call["with"] = {**(call.get("with") or {}), "wait": "events"}
     if path == wf.RELAY:
         data["on"]["schedule"] = [{"cron": "*/10 * * * *"}]
+        call["permissions"] = {**call["permissions"], "actions": "write"}
     return data
 
 
-def test_the_documented_opt_in_is_the_examples_with_five_lines() -> None:
+def test_the_documented_opt_in_is_the_examples_with_five_lines_and_one_grant() -> None:
     jobs, relay = opt_in_blocks()
     assert jobs == {"jobs": opted_in(wf.CALLER)["jobs"]}
     assert relay == opted_in(wf.RELAY)
     for path in (wf.CALLER, wf.RELAY):  # the shipped examples hold no schedule, no `wait`
         data = wf.load(path.read_text(encoding="utf-8"))
         assert "schedule" not in data["on"] and "wait" not in str(data["jobs"])
+        (call,) = data["jobs"].values()
+        assert "actions" not in call["permissions"]  # no one grants it without a sweep
 
 
 @pytest.fixture(scope="module")
@@ -352,13 +355,15 @@ def test_the_sweep_runs_the_action_as_judge_does_with_the_sweeps_inputs() -> Non
         "config": "${{ inputs.config }}",
         "wait": "${{ inputs.wait }}",
         "sweep-budget": "${{ inputs.sweep-budget }}",
+        "sweep-workflow": "${{ inputs.sweep-workflow }}",
     }
     assert judge["steps"][1]["with"]["wait"] == "${{ inputs.wait }}"
     action_inputs = yaml.safe_load((wf.ROOT / "action.yml").read_text(encoding="utf-8"))["inputs"]
     declared = wf.reusable()["on"]["workflow_call"]["inputs"]
-    for name in ("wait", "sweep-budget"):
+    for name in ("wait", "sweep-budget", "sweep-workflow"):
         assert declared[name]["default"] == action_inputs[name]["default"], name
-    # The caller's grant, as for judge (which writes the same surfaces).
+    # The caller's grant, for both: the sweep's `actions: write` comes from the relay's opt-in;
+    # asked for here, it would fail every caller that does not grant it.
     assert "permissions" not in sweep and "permissions" not in judge
 
 
@@ -473,12 +478,29 @@ def test_concurrency_group_is_the_pr_number(event: str, payload: dict[str, Any])
 
 
 def test_the_sweep_has_one_group_of_its_own_never_cancelled() -> None:
-    """One sweep at a time, none cut off mid-write; no PR's group is the sweep's (a PR's run
-    cancels its own group's run, so sharing it would cancel a sweep)."""
+    """One sweep at a time, never cancelled; no PR's group is the sweep's (a PR's run cancels
+    its own group's run, so sharing it would cancel a sweep). The sweep writes no verdict: its
+    dispatches judge in the PRs' groups (below)."""
     assert wf.group("schedule", wf.schedule(), name="sweep") == "review-coordinator-sweep"
     assert wf.job("sweep")["concurrency"]["cancel-in-progress"] is False
     for event, payload, _job in CASES:
         assert wf.group(event, payload, run_id=7) != "review-coordinator-sweep"
+
+
+@pytest.mark.parametrize("event_file", EVENT_FILES, ids=lambda path: path.name)
+def test_the_sweeps_dispatch_judges_in_the_prs_own_group(
+    event_file: Path, opted: dict[Path, Path]
+) -> None:
+    """What the sweep sends (reviewcoord/sweep.py: `inputs: {pr: "<n>"}`) to the opted-in event
+    workflow starts `judge` in `review-coordinator-<n>`, the group of the PR's own events: a
+    sweep's judgement and an event's never run at once (the bug a sweep judging in its own
+    group had: its stale `go` could land after a newer `block`)."""
+    sent = wf.dispatch(7)
+    assert sent["inputs"] == {"pr": "7"}
+    assert wf.job_for("workflow_dispatch", sent, opted[event_file], opted[wf.RELAY]) == "judge"
+    pull = wf.pull_request("synchronize", pr=7)
+    assert wf.group("workflow_dispatch", sent) == wf.group("pull_request", pull)
+    assert wf.group("workflow_dispatch", sent) == "review-coordinator-7"
 
 
 def test_a_forks_relays_share_a_group_of_their_own() -> None:

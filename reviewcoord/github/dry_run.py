@@ -178,6 +178,9 @@ class DryRunGateway:
             },
         )
 
+    def dispatch_workflow(self, workflow: str, ref: str, inputs: dict[str, str]) -> None:
+        self._print("POST workflow dispatch", {"workflow": workflow, "ref": ref, "inputs": inputs})
+
     def create_check_run(
         self,
         name: str,

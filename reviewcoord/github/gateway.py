@@ -341,6 +341,12 @@ class Gateway(Protocol):
         self, sha: str, state: StatusState, description: str, context: str, target_url: str | None
     ) -> None: ...
 
+    def dispatch_workflow(self, workflow: str, ref: str, inputs: dict[str, str]) -> None:
+        """`POST actions/workflows/{workflow}/dispatches` (the sweep, reviewcoord/sweep.py):
+        GitHub starts `workflow` (a file name) on the branch `ref` with these inputs; needs
+        `actions: write` (else WriteForbidden)."""
+        ...
+
     def create_check_run(
         self,
         name: str,

@@ -255,6 +255,9 @@ class PyGithubGateway:
     ) -> None:
         self._writes.create_status(sha, state, description, context, target_url)
 
+    def dispatch_workflow(self, workflow: str, ref: str, inputs: dict[str, str]) -> None:
+        self._writes.dispatch_workflow(workflow, ref, inputs)
+
     def create_check_run(
         self,
         name: str,

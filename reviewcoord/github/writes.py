@@ -1,4 +1,4 @@
-"""The writes of `Gateway`: issue comments, commit statuses, check runs.
+"""The writes of `Gateway`: issue comments, commit statuses, check runs, workflow dispatches.
 
 Every write goes through `Transport.send(write=True)`: retried like reads, spaced after the
 burst, and a 403 "Resource not accessible by integration" raises `WriteForbidden`.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
+from urllib.parse import quote
 
 from reviewcoord import rest
 from reviewcoord.github.gateway import (
@@ -69,6 +70,11 @@ class Writes:
         if target_url:
             payload["target_url"] = target_url
         self._write("POST", f"statuses/{sha}", payload, f"set status {context!r} on {sha[:12]}")
+
+    def dispatch_workflow(self, workflow: str, ref: str, inputs: dict[str, str]) -> None:
+        endpoint = f"actions/workflows/{quote(workflow, safe='')}/dispatches"
+        what = f"start the workflow {workflow} on {ref} with {inputs}"
+        self._write("POST", endpoint, {"ref": ref, "inputs": inputs}, what)
 
     # ------------------------------------------------------------------ check runs
     def create_check_run(

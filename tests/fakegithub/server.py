@@ -309,6 +309,11 @@ class FakeGitHub:
         self._before_hooks: list[Callable[[str, str], None]] = []
         self.requests: list[RecordedRequest] = []
         self.review_requests: list[tuple[int, list[str]]] = []  # (PR, logins actually requested)
+        # `POST actions/workflows/{file}/dispatches`: the workflows that take one (file → their
+        # `workflow_dispatch` inputs), whether the tokens have `actions: write`, what was asked.
+        self.workflows: dict[str, frozenset[str]] = {"review-coordinator.yml": frozenset({"pr"})}
+        self.actions_write = True
+        self.dispatches: list[dict[str, Any]] = []  # {"workflow", "ref", "inputs", "login"}
         self.rate_limit_used = 0
         self._rate_limit = rate_limit
         self._rate_remaining = rate_limit
@@ -1412,6 +1417,9 @@ class FakeGitHub:
                 return self._issue_comment_by_id(ctx, int(rest[2]))
         if head == "statuses" and n == 2 and m == "POST":
             return self._create_status(ctx, rest[1])
+        dispatches = n == 4 and rest[1] == "workflows" and rest[3] == "dispatches"
+        if head == "actions" and dispatches and m == "POST":
+            return self._dispatch_workflow(ctx, rest[2])
         if head == "commits" and n == 1 and m == "GET":
             q = dict(ctx.query)
             return self._paginate(ctx, self._files.log(q.get("path", ""), q.get("sha", "main")))
@@ -1653,6 +1661,27 @@ class FakeGitHub:
             self._issue_comments.remove(comment)
             return Reply(204, None)
         raise HttpError(404, "Not Found")
+
+    def _dispatch_workflow(self, ctx: _Ctx, workflow: str) -> Reply:
+        """As GitHub answers it: 403 "Resource not accessible by integration" without `actions:
+        write`, 404 for a workflow that is not there, 422 without `ref` or with an input the
+        workflow does not take; else 204, no body, and the run is GitHub's to start."""
+        doc = f"{DOCS}/actions/workflows#create-a-workflow-dispatch-event"
+        if ctx.identity.read_only or not self.actions_write:
+            raise HttpError(403, MSG_NOT_ACCESSIBLE, doc=doc)
+        if workflow not in self.workflows:
+            raise HttpError(404, "Not Found", doc=doc)
+        data = ctx.body if isinstance(ctx.body, dict) else {}
+        ref, inputs = data.get("ref"), data.get("inputs") or {}
+        if not isinstance(ref, str) or not ref:
+            raise HttpError(422, 'Invalid request.\n\n"ref" wasn\'t supplied.', doc=doc)
+        unexpected = sorted(set(inputs) - self.workflows[workflow])
+        if unexpected:
+            raise HttpError(422, f"Unexpected inputs provided: {json.dumps(unexpected)}", doc=doc)
+        self.dispatches.append(
+            {"workflow": workflow, "ref": ref, "inputs": dict(inputs), "login": ctx.identity.login}
+        )
+        return Reply(204, None)
 
     def _create_status(self, ctx: _Ctx, sha: str) -> Reply:
         doc = f"{DOCS}/commits/statuses#create-a-commit-status"
