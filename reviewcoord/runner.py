@@ -23,6 +23,7 @@ from reviewcoord.errors import ConfigError, GatewayError
 from reviewcoord.evaluation import Evaluation
 from reviewcoord.github.gateway import Gateway, PullInfo
 from reviewcoord.judgement import Judgement
+from reviewcoord.model import Verdict
 from reviewcoord.publish.surfaces import FORK_HELP, Publication
 from reviewcoord.reading import read_pull
 from reviewcoord.request import Outcome, RunRequest
@@ -267,19 +268,27 @@ def _publish(
     )
     outcome.notes = notes
     with run.log.group("Publish"):
-        sticky = run.settings.format in ("both", "comment")
-        block = run.cycles.history_block(judgement.record) if sticky else ""
-        pub = Publication(
-            verdict,
-            notes=notes,
-            sticky_notes=list(run.cycles.notes),
-            history_block=block,
-            config_where=said.config.where,
-        )
+        pub = _publication(run, judgement, verdict, notes, said.config)
         # A conditional re-read (a 304 costs no rate limit): is this still the PR's head?
         moved_to = run.surfaces.publish(pub, lambda: run.gateway.get_pull(run.req.pr).head_sha)
         outcome.comment_url = pub.comment_url
     return outcome, moved_to
+
+
+def _publication(
+    run: Evaluation, judgement: Judgement, verdict: Verdict, notes: list[str], config: ConfigUsed
+) -> Publication:
+    """What the surfaces publish of a judgement: the verdict, its notes, the cycles' notes and
+    (for the sticky) the history block."""
+    assert run.cycles is not None
+    sticky = run.settings.format in ("both", "comment")
+    return Publication(
+        verdict,
+        notes=notes,
+        sticky_notes=list(run.cycles.notes),
+        history_block=run.cycles.history_block(judgement.record) if sticky else "",
+        config_where=config.where,
+    )
 
 
 def publish_wait(
@@ -300,15 +309,7 @@ def publish_wait(
         verdict.gate, verdict.gate_reason, verdict, head, settings=run.settings, settled=settled
     )
     outcome.notes, outcome.waiting = notes, True
-    sticky = run.settings.format in ("both", "comment")
-    block = run.cycles.history_block(judgement.record) if sticky else ""
-    pub = Publication(
-        verdict,
-        notes=notes,
-        sticky_notes=list(run.cycles.notes),
-        history_block=block,
-        config_where=config.where,
-    )
+    pub = _publication(run, judgement, verdict, notes, config)
     output = render.check_output(verdict, extra_notes=notes).model_copy(
         update={
             "title": f"Awaiting {', '.join(awaiting.bots)}",
